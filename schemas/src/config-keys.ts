@@ -1,0 +1,163 @@
+import { isIP } from 'node:net';
+import * as z from 'zod';
+import { frontendSchema } from './frontend.js';
+
+/** `<n>/<unit>` or `<n> per <unit>`, unit second|minute|hour|day (a trailing `s` is accepted). */
+export const RATE_LIMIT_PATTERN = /^\s*(\d+)\s*(?:\/|\s+per\s+)\s*(second|minute|hour|day)s?\s*$/i;
+
+const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
+
+/** A parsed rate limit: `points` requests per `durationSeconds`. */
+export interface RateLimit {
+  readonly points: number;
+  readonly durationSeconds: number;
+}
+
+/** Parses `100/minute` or `100 per minute` (the {@link RATE_LIMIT_PATTERN}); undefined when malformed or zero. */
+export function parseRateLimit(text: string): RateLimit | undefined {
+  const m = RATE_LIMIT_PATTERN.exec(text);
+  if (m === null) return undefined;
+  const points = Number(m[1]);
+  const unit = (m[2] ?? '').toLowerCase() as keyof typeof UNIT_SECONDS;
+  if (!Number.isSafeInteger(points) || points <= 0) return undefined;
+  return { points, durationSeconds: UNIT_SECONDS[unit] };
+}
+
+/** Names proxy-addr accepts for whole address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** True for an IP address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or a proxy-addr range name. */
+export function isTrustedHostEntry(text: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(text)) return true;
+  const [ip, prefix, ...rest] = text.split('/');
+  if (rest.length > 0 || ip === undefined) return false;
+  const family = isIP(ip);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const LOCALE = /^[a-zA-Z]{2,3}(?:[_-][a-zA-Z0-9]{2,8})*$/;
+const BIND_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const URL_LIKE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/;
+const GUARD_NAME = /^[A-Za-z][A-Za-z0-9_.:-]*$/;
+
+const bool = (description: string, value: boolean) => z.boolean().default(value).describe(description);
+const httpUrl = (what: string) =>
+  z.url({ protocol: /^https?$/, error: `an http(s) URL for ${what}, e.g. "https://example.com"` });
+const port = () =>
+  z.int({ error: 'an integer port number 0-65535' }).min(0, { error: 'a port number 0-65535' }).max(65535, {
+    error: 'a port number 0-65535',
+  });
+const locale = () =>
+  z.string().regex(LOCALE, { error: 'a locale identifier such as "en", "en_US" or "pt-BR"' });
+const guardNames = (what: string) =>
+  z
+    .array(z.string().regex(GUARD_NAME, { error: `a ${what} name matching ^[A-Za-z][A-Za-z0-9_.:-]*$` }))
+    .refine((list) => new Set(list).size === list.length, { error: `a list of distinct ${what} names` });
+
+/**
+ * The shape of every runtime config key the kernel reads, with defaults. Keys are the reference's
+ * UPPERCASE names (renamed ones are listed in `CONFIG_ALIASES`).
+ */
+export const configShape = {
+  SECRET_KEY: z
+    .string()
+    .min(1, { error: 'a non-empty secret string' })
+    .optional()
+    .describe('Secret used to sign sessions, CSRF and tokens. Lives in app_configs/<app>.ini (or SECRET_KEY_FILE). Required at runtime; no default.'),
+  DEBUG: bool('Development mode: Vite dev server proxy, verbose errors. Default false.', false),
+  BASE_URL: httpUrl('BASE_URL')
+    .optional()
+    .describe('Prefix for external URLs built by urlFor(name, params, { external: true }), e.g. "https://example.com".'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('Interface fw run listens on. Default 127.0.0.1.'),
+  PORT: port().default(8000).describe('Port fw run listens on (0 picks a free port). Default 8000.'),
+  APP_FRONTEND: frontendSchema
+    .default({ type: 'htmx', alpine: false })
+    .describe('Frontend block of the main app (the fluid/ surface). Default {"type":"htmx","alpine":false}.'),
+  FW_TAILWIND: bool('Compile every raw Tailwind stylesheet (app and framework) at startup. Default false.', false),
+  FW_THEMES: bool('Use the themed raw stylesheet tailwind_raw.css (true) or tailwind_no_themes.css (false). Default true.', true),
+  FW_CHECK_FRONTEND: bool('In production, run `npm run check` over the frontend workspaces at boot. Default true.', true),
+  FW_BUILD_FRONTEND: bool('In production, run `npm run build` over the frontend workspaces at boot. Default true.', true),
+  FW_PROCESSING: bool('Serve styled error pages (errors/<status>.html) to clients that accept HTML. Default true.', true),
+  MAIL_SERVER: z.string().min(1).optional().describe('SMTP server host name. Unset: mail is not sent over SMTP.'),
+  MAIL_PORT: port().default(587).describe('SMTP port. Default 587 (STARTTLS); use 465 with MAIL_USE_TLS for implicit TLS.'),
+  MAIL_USE_TLS: bool('Implicit TLS from the first byte (port 465). Default false. Cannot be combined with MAIL_USE_STARTTLS.', false),
+  MAIL_USE_STARTTLS: bool('Upgrade the SMTP connection with STARTTLS. Default true. Cannot be combined with MAIL_USE_TLS.', true),
+  MAIL_USERNAME: z.string().optional().describe('SMTP login user name.'),
+  MAIL_PASSWORD: z.string().optional().describe('SMTP login password (use MAIL_PASSWORD_FILE for a file).'),
+  MAIL_DEFAULT_SENDER: z.string().min(1).optional().describe('From address used when a message names none, e.g. "App <noreply@example.com>".'),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional().describe('Write outgoing mail as .eml files into this folder instead of sending (development, tests).'),
+  PROXY_FIX: bool('Trust X-Forwarded-For from peers listed in PROXY_TRUSTED_HOSTS. Default false.', false),
+  PROXY_TRUSTED_HOSTS: z
+    .array(
+      z.string().refine(isTrustedHostEntry, {
+        error: 'an IP address, a CIDR range such as "10.0.0.0/8", or one of loopback, linklocal, uniquelocal',
+      }),
+    )
+    .default([])
+    .describe('Proxies whose X-Forwarded-For is believed (with PROXY_FIX): IPs, CIDR ranges, or loopback/linklocal/uniquelocal. Default [].'),
+  RATELIMIT_DEFAULT: z
+    .string()
+    .refine((text) => parseRateLimit(text) !== undefined, {
+      error: 'a rate limit like "100/minute" or "100 per minute" (at least 1; unit second, minute, hour or day)',
+    })
+    .meta({ pattern: RATE_LIMIT_PATTERN.source })
+    .optional()
+    .describe('Limit applied to every route without its own limit (exempt routes excepted), e.g. "100/minute". Unset: no default limit.'),
+  RATELIMIT_ENABLED: bool('Master switch for rate limiting. Default true.', true),
+  EVENTS_EVENT_QUEUE_SIZE: z
+    .int({ error: 'a positive integer' })
+    .positive({ error: 'a positive integer' })
+    .default(100)
+    .describe('Size of the bounded per-listener event buffer; the oldest events are dropped on overflow. Default 100.'),
+  CACHE_TYPE: z
+    .enum(['memory', 'file', 'redis'])
+    .default('file')
+    .describe('Cache backend for cache entries, sessions and JWT signing keys: memory, file or redis. Default file.'),
+  CACHE_REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'a redis URL such as "redis://127.0.0.1:6379/0"' })
+    .optional()
+    .describe('Redis URL used when CACHE_TYPE is redis, e.g. "redis://127.0.0.1:6379/0".'),
+  CACHE_DIR: z
+    .string()
+    .min(1)
+    .default('./var/cache')
+    .describe('Folder of the file cache, relative to the project root. Default "./var/cache".'),
+  EXT_I18N: bool('Turn the translation extension on (reference: EXT_BABEL). Default false.', false),
+  I18N_DEFAULT_LOCALE: locale().default('en').describe('Default locale (reference: BABEL_DEFAULT_LOCALE). Default "en".'),
+  I18N_SUPPORTED_LOCALES: z
+    .array(locale())
+    .min(1, { error: 'a list of at least one locale' })
+    .default(['en'])
+    .describe('Locales Accept-Language may select (reference: BABEL_SUPPORTED_LOCALES). Default ["en"].'),
+  I18N_DATABASE_BIND: z
+    .string()
+    .regex(BIND_NAME, { error: 'a bind name from DATABASE_BINDS' })
+    .optional()
+    .describe('DATABASE_BINDS entry holding translations (reference: BABEL_DATABASE_BIND).'),
+  DATABASE_BINDS: z
+    .record(
+      z.string().regex(BIND_NAME, { error: 'a bind name matching ^[A-Za-z_][A-Za-z0-9_-]*$' }),
+      z.string().regex(URL_LIKE, { error: 'a database URL such as "file:./var/main.db" or "postgres://host/db"' }),
+    )
+    .default({ main: 'file:./var/main.db' })
+    .describe('Database binds: name -> URL (reference: SQLALCHEMY_BINDS). Default {"main":"file:./var/main.db"}.'),
+  SECURITY_MODELS_DB_BIND: z
+    .string()
+    .regex(BIND_NAME, { error: 'a bind name from DATABASE_BINDS' })
+    .default('main')
+    .describe('DATABASE_BINDS entry holding users and security models. Default "main".'),
+  AUTH_ROLES: guardNames('role').default([]).describe('Role names; the generators write a guard per role. Default [].'),
+  AUTH_PERMISSIONS: guardNames('permission')
+    .default([])
+    .describe('Permission names; the generators write a guard per permission. Default [].'),
+  FW_OCEAN_URL: httpUrl('FW_OCEAN_URL').optional().describe('Base URL of the Additive package registry used by `fw ocean`.'),
+} as const;
+
+/** A runtime config key the kernel knows. */
+export type KnownConfigKey = keyof typeof configShape;
+
+/** Every known runtime config key, in documentation order. */
+export const CONFIG_KEYS = Object.keys(configShape) as KnownConfigKey[];

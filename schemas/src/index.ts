@@ -1,0 +1,76 @@
+/**
+ * @fw/schemas: zod schemas for every config fw's generators and kernel read, the parsers that
+ * validate them with errors naming the key path, the value and what is allowed, and the JSON
+ * Schema emitter for editors.
+ */
+export {
+  ConfigValidationError,
+  SECRET_KEY_PATTERN,
+  expectedText,
+  formatPath,
+  formatValue,
+  issuesToProblems,
+  type ConfigProblem,
+  type ProblemOptions,
+  type SourceOf,
+} from './errors.js';
+export {
+  FRONTEND_TYPES,
+  VITE_FRAMEWORKS,
+  frontendSchema,
+  validateConfig,
+  type FrontendConfig,
+  type FrontendConfigInput,
+  type FrontendType,
+  type ViteFramework,
+} from './frontend.js';
+export {
+  JS_RESERVED_WORDS,
+  MAX_ADDITIVE_NAME_LENGTH,
+  MAX_PROJECT_NAME_LENGTH,
+  RESERVED_ADDITIVE_NAMES,
+  validateAdditiveName,
+  validateProjectName,
+  type NameResult,
+} from './names.js';
+export { additiveNameSchema, projectNameSchema } from './name-schemas.js';
+export {
+  CONFIG_KEYS,
+  RATE_LIMIT_PATTERN,
+  configShape,
+  isTrustedHostEntry,
+  parseRateLimit,
+  type KnownConfigKey,
+  type RateLimit,
+} from './config-keys.js';
+export { CONFIG_ALIASES, canonicalKey, mapAliases } from './aliases.js';
+export { CONFIG_KINDS, coerceConfigValues, coerceValue, kindOfKey, type ValueKind } from './config-coerce.js';
+export {
+  APP_INI_KEYS,
+  CONFIG_KEY_NAME,
+  appIniSchema,
+  configDefaults,
+  configSchema,
+  isKnownConfigKey,
+  parseAppIni,
+  parseConfig,
+  partialConfigSchema,
+  type Config,
+  type ConfigLayer,
+  type KnownConfig,
+  type PartialConfig,
+} from './config.js';
+export {
+  parseProjectConfig,
+  projectConfigSchema,
+  type ProjectConfig,
+  type ProjectConfigInput,
+} from './project.js';
+export {
+  NPM_PACKAGE_PATTERN,
+  SEMVER_PATTERN,
+  additiveManifestSchema,
+  parseAdditiveManifest,
+  type AdditiveManifest,
+  type AdditiveManifestInput,
+} from './manifest.js';
