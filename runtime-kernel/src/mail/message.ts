@@ -1,0 +1,73 @@
+/**
+ * The shapes of outgoing mail and of a send's result.
+ */
+import type { Attachment } from 'nodemailer';
+
+/** An address: `"a@example.com"`, `"Ann <a@example.com>"`, or `{ name, address }`. */
+export type MailAddress = string | { name: string; address: string };
+
+/** Fields every outgoing message has, whether its body is given or rendered. */
+export interface MailEnvelope {
+  /** Recipient(s). */
+  to: MailAddress | MailAddress[];
+  subject: string;
+  /** Sender; defaults to `MAIL_DEFAULT_SENDER`. */
+  from?: MailAddress;
+  cc?: MailAddress | MailAddress[];
+  bcc?: MailAddress | MailAddress[];
+  replyTo?: MailAddress | MailAddress[];
+  /** Extra headers, e.g. `{ 'List-Unsubscribe': '<https://…>' }`. */
+  headers?: Record<string, string>;
+  /** nodemailer attachments. */
+  attachments?: Attachment[];
+}
+
+/** A message whose body is given: `text`, `html`, or both (sent as multipart/alternative). */
+export interface MailMessage extends MailEnvelope {
+  /** The text/plain part. */
+  text?: string;
+  /** The text/html part. */
+  html?: string;
+}
+
+/**
+ * A message rendered from the kernel templates: `<template>.html` (autoescaped) becomes the HTML
+ * part and `<template>.txt` (not escaped) the text part, both rendered with `data`.
+ */
+export interface TemplateMailMessage extends MailEnvelope {
+  /** Template name without suffix, e.g. `mail/welcome`. */
+  template: string;
+  /** What the templates see. */
+  data?: Record<string, unknown>;
+}
+
+/** Either kind of message, as `sendLater` takes it. */
+export type OutgoingMail = MailMessage | TemplateMailMessage;
+
+/** What a successful send reports. */
+export interface SentInfo {
+  /** The `Message-ID` header value, e.g. `<…@example.com>`. */
+  messageId: string;
+  /** Recipients the server (or the outbox) accepted. */
+  accepted: string[];
+  /** Recipients the server rejected (the send still succeeds when at least one was accepted). */
+  rejected: string[];
+  /** The server's final answer (SMTP only). */
+  response?: string;
+  /** The `.eml` file written (outbox only). */
+  file?: string;
+}
+
+/** True for a message to be rendered from templates. */
+export function isTemplateMail(mail: OutgoingMail): mail is TemplateMailMessage {
+  return typeof (mail as Partial<TemplateMailMessage>).template === 'string';
+}
+
+/** The recipients of `mail` as one string, for log lines. */
+export function recipients(mail: MailEnvelope): string {
+  const list = (value: MailAddress | MailAddress[] | undefined): MailAddress[] =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return [...list(mail.to), ...list(mail.cc), ...list(mail.bcc)]
+    .map((a) => (typeof a === 'string' ? a : a.address))
+    .join(', ');
+}
