@@ -62,7 +62,7 @@ function checkCrossKeys(c: KnownConfig, ctx: z.RefinementCtx): void {
   if (c.I18N_DATABASE_BIND !== undefined && !binds.includes(c.I18N_DATABASE_BIND)) {
     ctx.addIssue({ code: 'custom', path: ['I18N_DATABASE_BIND'], message: `a name from DATABASE_BINDS: ${bindList}` });
   }
-  if (!c.I18N_SUPPORTED_LOCALES.includes(c.I18N_DEFAULT_LOCALE)) {
+  if (c.I18N_SUPPORTED_LOCALES.length > 0 && !c.I18N_SUPPORTED_LOCALES.includes(c.I18N_DEFAULT_LOCALE)) {
     ctx.addIssue({
       code: 'custom',
       path: ['I18N_DEFAULT_LOCALE'],
@@ -91,22 +91,24 @@ export const configSchema = z
 
 type AnySchema = z.ZodType;
 
+/** The schema of a key without its default wrapper. */
+function withoutDefault(schema: AnySchema): AnySchema {
+  return schema instanceof z.ZodDefault ? (schema.unwrap() as AnySchema) : schema;
+}
+
 function optionalWithoutDefault(schema: AnySchema): AnySchema {
-  const inner = schema instanceof z.ZodDefault ? (schema.unwrap() as AnySchema) : schema;
   const meta: Record<string, unknown> = {};
   if (schema.description !== undefined) meta.description = schema.description;
   if (schema instanceof z.ZodDefault) meta.default = schema.def.defaultValue;
-  return inner.optional().meta(meta);
+  return withoutDefault(schema).optional().meta(meta);
 }
 
 const partialShape: Record<string, AnySchema> = {};
 for (const key of CONFIG_KEYS) partialShape[key] = optionalWithoutDefault(configShape[key]);
 for (const [alias, canonical] of Object.entries(CONFIG_ALIASES)) {
-  const inner = optionalWithoutDefault(configShape[canonical]);
-  partialShape[alias] = inner.meta({
-    description: `Deprecated: the reference's name for ${canonical}; use ${canonical}.`,
-    deprecated: true,
-  });
+  partialShape[alias] = withoutDefault(configShape[canonical])
+    .optional()
+    .meta({ description: `Deprecated: the reference's name for ${canonical}; use ${canonical}.`, deprecated: true });
 }
 
 /**

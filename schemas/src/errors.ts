@@ -199,8 +199,14 @@ export function issuesToProblems(
     const paths: PropertyKey[][] =
       issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [[...issue.path]];
     for (const path of paths) {
-      const got = formatValue(valueAt(input, path), isSecretPath(path, root));
-      problems.push(makeProblem(sourceFor(path), formatPath(path, root), got, issue.message));
+      const secret = isSecretPath(path, root);
+      if (issue.code === 'invalid_key') {
+        // A bad record key: show the key itself, and what the key schema wanted.
+        const expected = issue.issues[0]?.message ?? issue.message;
+        problems.push(makeProblem(sourceFor(path), formatPath(path, root), `the key ${formatValue(path.at(-1), secret)}`, expected));
+        continue;
+      }
+      problems.push(makeProblem(sourceFor(path), formatPath(path, root), formatValue(valueAt(input, path), secret), issue.message));
     }
   }
   return problems;

@@ -42,6 +42,15 @@ export const JS_RESERVED_WORDS: readonly string[] = [
 const PROJECT_EXAMPLE = 'such as "my-app"';
 const ADDITIVE_EXAMPLE = 'such as "blog"';
 
+/** `null`, `a number`, `an object`, `a list`, `missing`: what a non-string name is. */
+function describeNonString(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  const t = typeof value;
+  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+}
+
 function pathProblem(name: string, example: string): NameProblem | undefined {
   if (name.includes('/') || name.includes('\\')) {
     return { wrong: 'contains a path separator', allowed: `a single name without "/" or "\\", ${example}` };
@@ -52,7 +61,7 @@ function pathProblem(name: string, example: string): NameProblem | undefined {
 
 /** The first problem with a project name under npm's package-name rules, or undefined when fine. */
 export function projectNameProblem(name: unknown): NameProblem | undefined {
-  if (typeof name !== 'string') return { wrong: `is a ${typeof name}`, allowed: `a string, ${PROJECT_EXAMPLE}` };
+  if (typeof name !== 'string') return { wrong: `is ${describeNonString(name)}`, allowed: `a string, ${PROJECT_EXAMPLE}` };
   if (name === '') return { wrong: 'is empty', allowed: `a non-empty name, ${PROJECT_EXAMPLE}` };
   if (name.trim() !== name) {
     return { wrong: 'starts or ends with whitespace', allowed: `a name without surrounding spaces, ${PROJECT_EXAMPLE}` };
@@ -90,7 +99,7 @@ export function projectNameProblem(name: unknown): NameProblem | undefined {
 /** The first problem with an Additive name, or undefined when fine. */
 export function additiveNameProblem(name: unknown): NameProblem | undefined {
   const shape = `a lowercase name matching ^[a-z][a-z0-9_-]*$, ${ADDITIVE_EXAMPLE}`;
-  if (typeof name !== 'string') return { wrong: `is a ${typeof name}`, allowed: shape };
+  if (typeof name !== 'string') return { wrong: `is ${describeNonString(name)}`, allowed: shape };
   if (name === '') return { wrong: 'is empty', allowed: shape };
   const path = pathProblem(name, ADDITIVE_EXAMPLE);
   if (path) return path;
@@ -114,7 +123,7 @@ export function additiveNameProblem(name: unknown): NameProblem | undefined {
 
 function toResult(kind: string, name: unknown, problem: NameProblem | undefined): NameResult {
   if (problem === undefined) return [true, name as string];
-  const shown = typeof name === 'string' ? JSON.stringify(name) : String(name);
+  const shown = JSON.stringify(name) ?? String(name);
   return [false, `${kind} ${shown} ${problem.wrong}; expected ${problem.allowed}`];
 }
 

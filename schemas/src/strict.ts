@@ -8,8 +8,9 @@ export function strictObject<Shape extends z.core.$ZodLooseShape>(
   shape: Shape,
   context?: string,
 ): z.ZodObject<Shape, z.core.$strict> {
-  const allowed = Object.keys(shape).join(', ');
-  const what = `only the keys ${allowed}${context === undefined ? '' : ` ${context}`}`;
+  const keys = Object.keys(shape);
+  const allowed = keys.length === 1 ? `the key ${keys.join('')}` : `the keys ${keys.join(', ')}`;
+  const what = `only ${allowed}${context === undefined ? '' : ` ${context}`}`;
   return z.strictObject(shape, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? what : undefined),
   });
