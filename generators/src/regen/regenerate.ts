@@ -1,0 +1,119 @@
+import { lstat, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { assertInsideRoot, resolveRoot } from '../engine/contain.js';
+import { FILE_MODE } from '../engine/file-tree.js';
+import { normalizeProjectPath } from '../engine/paths.js';
+import { parseMode, readRecord, readStored, RecordError, type GenerationRecord } from '../engine/record.js';
+import { classify, SIDECAR_SUFFIX, type Classification } from './classify.js';
+
+/** One file of the new render, when it carries more than its bytes. */
+export interface RenderedFile {
+  /** The final (formatted) bytes. */
+  content: Buffer;
+  /** File mode; default: the recorded mode, else 0o644. */
+  mode?: number;
+  /** Generator recorded for this file; default: the run's `generatorId`. */
+  generator?: string;
+}
+
+/** Input of {@link planRegeneration}. */
+export interface PlanRegenerationOptions {
+  /** The project root (absolute or relative to the working directory). */
+  projectRoot: string;
+  /** Project-relative POSIX path → new render, for every file the current config produces. */
+  rendered: ReadonlyMap<string, Buffer | RenderedFile>;
+  /** The generator of this run: recorded for new files, and (by default) the owner of the record entries considered. */
+  generatorId: string;
+  /**
+   * Which record entries this run answers for (by their `generator`): an entry it owns that the
+   * render no longer produces is deleted or kept. Default: entries whose generator is `generatorId`.
+   * `fw generate`, which re-renders the whole project, passes `() => true`.
+   */
+  owns?: (generator: string) => boolean;
+  /** The generation record; default: read from `<projectRoot>/.fw/record.json`. */
+  record?: GenerationRecord;
+}
+
+/** One planned path: its {@link Classification} plus what the record needs to store. */
+export interface RegenItem extends Classification {
+  /** Mode for the written file and its record entry. */
+  mode: number;
+  /** Generator recorded for the path. */
+  generator: string;
+}
+
+/** The classified result of a regeneration: nothing has been written. */
+export interface RegenPlan {
+  /** Absolute project root. */
+  root: string;
+  /** The run's generator. */
+  generatorId: string;
+  /** One item per path, sorted by path. */
+  items: RegenItem[];
+}
+
+async function readDisk(root: string, realRoot: string, rel: string): Promise<Buffer | undefined> {
+  await assertInsideRoot(realRoot, root, rel);
+  const abs = path.join(root, rel);
+  let stats;
+  try {
+    stats = await lstat(abs);
+  } catch {
+    return undefined;
+  }
+  if (stats.isDirectory()) throw new Error(`Cannot regenerate ${rel}: a directory is in the way`);
+  return readFile(abs);
+}
+
+async function readBase(root: string, hash: string): Promise<Buffer | undefined> {
+  try {
+    return await readStored(root, hash);
+  } catch (error) {
+    if (error instanceof RecordError || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function checkPath(p: string, where: string): string {
+  const normal = normalizeProjectPath(p);
+  if (normal !== p) throw new RecordError(`${where}: path "${p}" is not normalised (expected "${normal}")`);
+  return p;
+}
+
+/**
+ * Reads the record, the content store and the disk, and classifies every path in the union of the
+ * record entries this run owns and the rendered paths (see {@link classify}). Writes nothing, so
+ * it is also the whole of `--dry-run`. A sidecar (`<path>.fw-new`) whose bytes already equal the
+ * render is not planned again.
+ */
+export async function planRegeneration(options: PlanRegenerationOptions): Promise<RegenPlan> {
+  const root = path.resolve(options.projectRoot);
+  const realRoot = await resolveRoot(root);
+  const record = options.record ?? (await readRecord(root));
+  const files = record?.files ?? {};
+  const owns = options.owns ?? ((g: string) => g === options.generatorId);
+
+  const paths = new Set<string>();
+  for (const [p, entry] of Object.entries(files)) if (owns(entry.generator)) paths.add(checkPath(p, '.fw/record.json'));
+  for (const p of options.rendered.keys()) paths.add(checkPath(p, 'rendered files'));
+
+  const items: RegenItem[] = [];
+  for (const p of [...paths].sort()) {
+    const entry = files[p];
+    const raw = options.rendered.get(p);
+    const rendered: RenderedFile | undefined = raw === undefined ? undefined : Buffer.isBuffer(raw) ? { content: raw } : raw;
+    const base = entry ? await readBase(root, entry.sha256) : undefined;
+    const disk = await readDisk(root, realRoot, p);
+    const c = classify({ path: p, recorded: entry !== undefined, base, disk, theirs: rendered?.content });
+    if (c.sidecar) {
+      const existing = await readDisk(root, realRoot, p + SIDECAR_SUFFIX);
+      if (existing?.equals(c.sidecar)) delete c.sidecar;
+    }
+    items.push({
+      ...c,
+      mode: rendered?.mode ?? (entry ? parseMode(entry.mode) : FILE_MODE),
+      generator: rendered?.generator ?? entry?.generator ?? options.generatorId,
+    });
+  }
+  return { root, generatorId: options.generatorId, items };
+}
