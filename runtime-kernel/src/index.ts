@@ -1,0 +1,46 @@
+/**
+ * @fw/kernel: the Koa kernel every fw app runs on.
+ *
+ * ```ts
+ * import { Fluid, serve } from '@fw/kernel';
+ * export const fluid = new Fluid({ root: new URL('..', import.meta.url) });
+ * fluid.app.get('home', '/', (ctx) => ctx.render('index.html', { title: 'my-app' }));
+ * ```
+ */
+export { Fluid } from './fluid.js';
+export type { FluidOptions, LifecycleHook, AfterRequestHook, RequestListener } from './fluid.js';
+export { Additive, RESERVED_ADDITIVE_NAMES } from './additive.js';
+export type { AdditiveOptions, BeforeEnableHook } from './additive.js';
+export { HttpRouter } from './router.js';
+export type { BeforeRequestHook, AfterValueHook, RouteHooks, HttpRouterOptions } from './router.js';
+export { WsRouter } from './ws.js';
+export type { WsHandler, WsMatch, WsRouterOptions } from './ws.js';
+export type { FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, Next } from './context.js';
+export { serve } from './serve.js';
+export type { ServeOptions, Served } from './serve.js';
+export { RouteTable, queryString } from './url.js';
+export type { UrlParams, UrlForOptions, QueryValue, RouteEntry } from './url.js';
+export { ProcessorRegistry } from './processors.js';
+export type { AfterRequestProcessor, BufferedResponse, ReplacementResponse } from './processors.js';
+export { STYLED_STATUSES, KEPT_HEADERS, errorPageProcessor } from './errors/pages.js';
+export type { ErrorPageData } from './errors/pages.js';
+export { errorHandler, wantsJson } from './errors/handler.js';
+export { FrameworkException, HttpError, createLogger, defaultMessage } from './errors/index.js';
+export type { HttpErrorOptions, Logger, LogFields, LogLevel } from './errors/index.js';
+export { loadConfig, loadConfigDetails, ConfigError, decodeText } from './config/index.js';
+export type { Config, LoadConfigOptions, LoadedConfig, ConfigErrorProblem } from './config/index.js';
+export {
+  Markup,
+  escape,
+  isMarkup,
+  joinMarkup,
+  joinHtml,
+  TemplateEngine,
+  frontendInclude,
+  HTMX_URL,
+  ALPINE_URL,
+  KERNEL_STATIC_PREFIX,
+} from './templates/index.js';
+export type { TemplateData, TemplateHelper, FrontendSurface, FrontendIncludeBlock } from './templates/index.js';
+export { KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, packageFile, vendorFiles } from './static.js';
+export { limit, exempt, clientAddress } from './limits/index.js';

@@ -1,0 +1,192 @@
+/**
+ * `HttpRouter`: named routes on @koa/router, whose handlers may return the body.
+ *
+ * The app has two (`app` at `/`, `api` at `/api`); each Additive has its own pair, at `/<name>` and
+ * `/api/<name>`, whose routes run the Additive's `beforeRequest`/`afterRequest` hooks.
+ */
+import Router, { type RouterMiddleware } from '@koa/router';
+import { FrameworkException } from './errors/index.js';
+import { setBody } from './body.js';
+import { withDefaultLimit } from './limits/index.js';
+import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState, Handler, Next } from './context.js';
+import type { RouteEntry, RouteTable } from './url.js';
+
+/** Runs before a route's handlers; returning a value other than `undefined` answers with it. */
+export type BeforeRequestHook = (ctx: FluidContext) => unknown;
+
+/**
+ * An Additive's after-request hook: gets what the handler returned (object, model, string, …) and
+ * may return a replacement (`undefined` keeps the value).
+ */
+export type AfterValueHook = (value: unknown, ctx: FluidContext) => unknown;
+
+/** Hooks wrapped around every route of a router (an Additive's `api` and `app`). */
+export interface RouteHooks {
+  readonly before: readonly BeforeRequestHook[];
+  readonly after: readonly AfterValueHook[];
+}
+
+/** How a router is mounted. */
+export interface HttpRouterOptions {
+  /** URL prefix, e.g. `/api` or `/blog` (`''` for the root). */
+  prefix: string;
+  /** Label used in messages and the route table: `app`, `api`, `blog.app`, … */
+  mount: string;
+  /** Prepended to every route name (Additives: `<name>.`). */
+  namePrefix?: string;
+  /** Hooks run around every route (Additives). */
+  hooks?: RouteHooks;
+}
+
+const RETURNED: unique symbol = Symbol('fw.returned');
+type WithReturned = { [RETURNED]?: unknown };
+
+/** A router of named HTTP routes. */
+export class HttpRouter {
+  /** URL prefix of every route. */
+  readonly prefix: string;
+  /** Where the router is mounted (`app`, `api`, `<additive>.app`, `<additive>.api`). */
+  readonly mount: string;
+  /** The underlying @koa/router instance. */
+  readonly router: Router<FluidState, FluidContextExtensions>;
+  readonly #namePrefix: string;
+  readonly #hooks: RouteHooks | undefined;
+  readonly #entries: RouteEntry[] = [];
+  readonly #tables = new Set<RouteTable>();
+
+  constructor(options: HttpRouterOptions) {
+    this.prefix = options.prefix;
+    this.mount = options.mount;
+    this.#namePrefix = options.namePrefix ?? '';
+    this.#hooks = options.hooks;
+    this.router = new Router<FluidState, FluidContextExtensions>(options.prefix ? { prefix: options.prefix } : {});
+  }
+
+  /** Adds a GET (and HEAD) route. */
+  get(name: string, path: string, ...handlers: Handler[]): this {
+    return this.#add('get', name, path, handlers);
+  }
+  /** Adds a POST route. */
+  post(name: string, path: string, ...handlers: Handler[]): this {
+    return this.#add('post', name, path, handlers);
+  }
+  /** Adds a PUT route. */
+  put(name: string, path: string, ...handlers: Handler[]): this {
+    return this.#add('put', name, path, handlers);
+  }
+  /** Adds a PATCH route. */
+  patch(name: string, path: string, ...handlers: Handler[]): this {
+    return this.#add('patch', name, path, handlers);
+  }
+  /** Adds a DELETE route. */
+  delete(name: string, path: string, ...handlers: Handler[]): this {
+    return this.#add('delete', name, path, handlers);
+  }
+  /** Adds a route answering every method. */
+  all(name: string, path: string, ...handlers: Handler[]): this {
+    return this.#add('all', name, path, handlers);
+  }
+
+  /**
+   * Adds middleware that runs for every route of this router that matches a request (never for
+   * unmatched paths). Register it before the routes it should precede.
+   */
+  use(...middleware: Handler[]): this {
+    if (middleware.length === 0) throw new FrameworkException(`${this.mount}.use() needs at least one middleware`);
+    this.router.use(...middleware.map(toBody));
+    return this;
+  }
+
+  /** The named routes of this router. */
+  get routes(): readonly RouteEntry[] {
+    return this.#entries;
+  }
+
+  /** Records this router's routes (present and future) in a route table. */
+  attach(table: RouteTable): void {
+    if (this.#tables.has(table)) return;
+    for (const e of this.#entries) table.add(e);
+    this.#tables.add(table);
+  }
+
+  /** The Koa middleware that dispatches to these routes, plus 405/501 answers for known paths. */
+  middleware(): FluidMiddleware[] {
+    return [this.router.routes() as FluidMiddleware, this.router.allowedMethods() as FluidMiddleware];
+  }
+
+  #add(method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all', name: string, path: string, handlers: Handler[]): this {
+    const where = `${this.mount}.${method}()`;
+    if (typeof name !== 'string' || !name) throw new FrameworkException(`${where}: a route needs a non-empty name`);
+    if (typeof path !== 'string' || !path.startsWith('/')) {
+      throw new FrameworkException(`${where} '${name}': path must be a string starting with '/', got ${JSON.stringify(path)}`);
+    }
+    if (handlers.length === 0) throw new FrameworkException(`${where} '${name}': no handler given`);
+    handlers.forEach((h, i) => {
+      if (typeof h !== 'function') throw new FrameworkException(`${where} '${name}': handler ${i + 1} is not a function`);
+    });
+    const fullName = this.#namePrefix + name;
+    const existing = this.#entries.find((e) => e.name === fullName);
+    if (existing) {
+      throw new FrameworkException(`${where}: route name '${fullName}' is already used by ${existing.path}`);
+    }
+    // RATELIMIT_DEFAULT goes in front of a route without its own limit() or exempt().
+    const limited = withDefaultLimit(handlers) as Handler[];
+    const first = limited[0] === handlers[0] ? [] : limited.slice(0, 1);
+    const stack: Handler[] = this.#hooks
+      ? [...first, hookRunner(this.#hooks), ...handlers.map(capture)]
+      : [...first, ...handlers.map(toBody)];
+    this.router[method](fullName, path, ...(stack as RouterMiddleware<FluidState, FluidContextExtensions>[]));
+    const layer = this.router.route(fullName);
+    if (!layer) throw new FrameworkException(`${where}: route '${fullName}' was not registered`);
+    const entry: RouteEntry = {
+      name: fullName,
+      path: String(layer.path),
+      methods: method === 'all' ? ['*'] : layer.methods,
+      mount: this.mount,
+      layer,
+    };
+    for (const table of this.#tables) table.add(entry);
+    this.#entries.push(entry);
+    return this;
+  }
+}
+
+/** Wraps a handler so that its return value (when not `undefined`) becomes the body. */
+function toBody(h: Handler): Handler {
+  const wrapped: Handler = async (ctx, next) => {
+    const value = await h(ctx, next);
+    if (value !== undefined) setBody(ctx, value);
+  };
+  return Object.assign(wrapped, h); // keep markers other middleware reads (e.g. rate-limit exemptions)
+}
+
+/** Wraps an Additive handler: its return value is kept for the after-request hooks. */
+function capture(h: Handler): Handler {
+  const wrapped: Handler = async (ctx, next) => {
+    const value = await h(ctx, next);
+    if (value !== undefined) (ctx as WithReturned)[RETURNED] = value;
+  };
+  return Object.assign(wrapped, h);
+}
+
+/** Runs an Additive's before hooks, the route, then its after hooks on the returned value. */
+function hookRunner(hooks: RouteHooks): Handler {
+  return async (ctx: FluidContext, next: Next) => {
+    for (const before of hooks.before) {
+      const early = await before(ctx);
+      if (early !== undefined) {
+        setBody(ctx, early);
+        return;
+      }
+    }
+    await next();
+    const slot = ctx as WithReturned;
+    let value = RETURNED in slot ? slot[RETURNED] : ctx.body;
+    delete slot[RETURNED];
+    for (const after of hooks.after) {
+      const replaced = await after(value, ctx);
+      if (replaced !== undefined) value = replaced;
+    }
+    if (value !== undefined && value !== ctx.body) setBody(ctx, value);
+  };
+}

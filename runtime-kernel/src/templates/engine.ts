@@ -1,0 +1,132 @@
+/**
+ * The template engine: handlebars, one isolated environment per Fluid, every template compiled
+ * once and cached.
+ *
+ * Escaping follows the template's suffix: `.html .htm .xml .xhtml .svg` and string sources are
+ * autoescaped; `.txt .md .json` (and any other suffix) are not.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, isAbsolute, join, normalize, sep } from 'node:path';
+import Handlebars from 'handlebars';
+import { FrameworkException } from '../errors/index.js';
+import { Markup } from './markup.js';
+
+/** Suffixes whose output is HTML-escaped. */
+export const AUTOESCAPE_SUFFIXES: ReadonlySet<string> = new Set(['.html', '.htm', '.xml', '.xhtml', '.svg']);
+
+/** A helper function as handlebars calls it. */
+export type TemplateHelper = Handlebars.HelperDelegate;
+
+/** Data passed to a template. */
+export type TemplateData = Record<string, unknown>;
+
+interface Compiled {
+  file: string;
+  fn: Handlebars.TemplateDelegate;
+}
+
+/** True when a template with this name is rendered with autoescape. */
+export function autoescapes(name: string): boolean {
+  return AUTOESCAPE_SUFFIXES.has(extname(name).toLowerCase());
+}
+
+/**
+ * Finds templates across an ordered list of folders (the first folder holding a name wins)
+ * and renders them.
+ */
+export class TemplateEngine {
+  readonly #hb: typeof Handlebars;
+  readonly #dirs: string[] = [];
+  readonly #cache = new Map<string, Compiled>();
+  readonly #strings = new Map<string, Handlebars.TemplateDelegate>();
+
+  /** @param dirs search folders, highest priority first. */
+  constructor(dirs: string[] = [], helpers: Record<string, TemplateHelper> = {}) {
+    this.#hb = Handlebars.create();
+    for (const d of dirs) this.#dirs.push(d);
+    for (const [name, fn] of Object.entries(helpers)) this.#hb.registerHelper(name, fn);
+  }
+
+  /** Search folders, highest priority first. */
+  get directories(): readonly string[] {
+    return this.#dirs;
+  }
+
+  /** Adds a search folder at `index` (default: last). Clears the lookup cache. */
+  addDirectory(dir: string, index = this.#dirs.length): void {
+    if (this.#dirs.includes(dir)) return;
+    this.#dirs.splice(index, 0, dir);
+    this.#cache.clear();
+  }
+
+  /** Registers (or replaces) a helper available to every template. */
+  registerHelper(name: string, fn: TemplateHelper): void {
+    this.#hb.registerHelper(name, fn);
+  }
+
+  /** The file a template name resolves to, or `undefined`. */
+  resolve(name: string): string | undefined {
+    const rel = checkName(name);
+    for (const dir of this.#dirs) {
+      const file = join(dir, rel);
+      if (existsSync(file)) return file;
+    }
+    return undefined;
+  }
+
+  /** Renders the named template file with `data` and returns the result as `Markup`. */
+  render(name: string, data: TemplateData = {}): Markup {
+    let compiled = this.#cache.get(name);
+    if (!compiled) {
+      const file = this.resolve(name);
+      if (!file) {
+        throw new FrameworkException(
+          `Template '${name}' not found; searched: ${this.#dirs.join(', ') || '(no template folders)'}`,
+        );
+      }
+      compiled = { file, fn: this.#compile(readFileSync(file, 'utf8'), file, !autoescapes(name)) };
+      this.#cache.set(name, compiled);
+    }
+    return new Markup(run(compiled.fn, data, compiled.file));
+  }
+
+  /** Renders a template given as a string. String sources are always autoescaped. */
+  renderString(source: string, data: TemplateData = {}): Markup {
+    let fn = this.#strings.get(source);
+    if (!fn) {
+      fn = this.#compile(source, '<string>', false);
+      if (this.#strings.size > 500) this.#strings.clear();
+      this.#strings.set(source, fn);
+    }
+    return new Markup(run(fn, data, '<string>'));
+  }
+
+  #compile(source: string, srcName: string, noEscape: boolean): Handlebars.TemplateDelegate {
+    try {
+      // Parse now, so a syntax error surfaces here with the file name, not mid-request.
+      const ast = this.#hb.parse(source, { srcName });
+      return this.#hb.compile(ast, { noEscape });
+    } catch (err) {
+      throw new FrameworkException(`Template ${srcName} failed to compile: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+}
+
+function run(fn: Handlebars.TemplateDelegate, data: TemplateData, file: string): string {
+  try {
+    return fn(data);
+  } catch (err) {
+    if (err instanceof FrameworkException) throw err;
+    throw new FrameworkException(`Template ${file} failed to render: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function checkName(name: string): string {
+  const rel = normalize(name);
+  if (!name || isAbsolute(name) || rel === '..' || rel.startsWith('..' + sep) || name.includes('\0')) {
+    throw new FrameworkException(`Invalid template name '${name}': use a relative path inside a templates folder`);
+  }
+  return rel;
+}
