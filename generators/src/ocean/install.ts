@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { OceanError } from './errors.js';
 import type { ResolvedAdditive } from './resolve.js';
@@ -87,15 +87,20 @@ async function rollback(options: InstallAdditivesOptions, snapshot: ProjectSnaps
   if (changed.length > 0) {
     // npm replaced packages that were there before (e.g. hoisted a newer shared dependency):
     // reinstall the recorded tree from the restored package.json and lockfile, saving nothing.
-    await runNpm(options, snapshot.root, ['install', '--no-save', '--prefer-offline']).catch(() => undefined);
+    // The hidden lockfile goes first, or npm would trust it and believe the tree is intact.
+    await rm(join(snapshot.root, 'node_modules/.package-lock.json'), { force: true });
+    const reinstall = await runNpm(options, snapshot.root, ['install', '--no-save', '--prefer-offline']).then(
+      () => '',
+      (error: unknown) => ` (${(error as Error).message})`,
+    );
     await restoreFiles(snapshot);
     changed = differences(snapshot, await listPackages(snapshot.root));
-  }
-  if (changed.length > 0) {
-    throw new OceanError(
-      `the install failed AND node_modules could not be fully restored; these packages differ: ${changed.join(', ')}. ` +
-        'package.json and the lockfile are restored: run npm install to resync node_modules.',
-    );
+    if (changed.length > 0) {
+      throw new OceanError(
+        `the install failed AND node_modules could not be fully restored${reinstall}; these packages differ: ` +
+          `${changed.join(', ')}. package.json and the lockfile are restored: run npm install to resync node_modules.`,
+      );
+    }
   }
 }
 
