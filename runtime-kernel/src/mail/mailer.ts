@@ -91,19 +91,20 @@ export class Mailer {
   }
 
   /** Sends now and resolves when the server accepted the message (or the outbox file is written). */
-  send(message: MailMessage): Promise<SentInfo> {
+  async send(message: MailMessage): Promise<SentInfo> {
     return this.#track(message, (signal) => this.#deliver(message, signal)).done;
   }
 
   /** Renders `<template>.html` and `<template>.txt` through the kernel templates, then sends. */
-  sendTemplate(message: TemplateMailMessage): Promise<SentInfo> {
+  async sendTemplate(message: TemplateMailMessage): Promise<SentInfo> {
     return this.#track(message, async (signal) => this.#deliver(await this.#render(message), signal)).done;
   }
 
   /**
    * Sends in the background (the reference's `fake_async=True`) and returns at once. A failure is
    * reported through `logger.error` with the recipients and the error; it never becomes an
-   * unhandled rejection. {@link Mailer.close} waits for it.
+   * unhandled rejection. {@link Mailer.close} waits for it. Throws `FrameworkException` at once
+   * when the mailer is already closed.
    */
   sendLater(message: OutgoingMail): void {
     const job = this.#track(message, async (signal) =>
