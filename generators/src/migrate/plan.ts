@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { MigrateError } from './errors.js';
+import { bindEnvVar, prismaUrl } from './urls.js';
+
+/** The `fw migrate` actions that pass through to the Prisma CLI. */
+export type MigrateAction = 'dev' | 'deploy' | 'status' | 'reset' | 'diff';
+
+/** The actions {@link migrateCommandPlan} accepts, in the order `fw migrate --help` lists them. */
+export const MIGRATE_ACTIONS: readonly MigrateAction[] = ['dev', 'deploy', 'status', 'reset', 'diff'];
+
+/** Input of {@link migrateCommandPlan}. */
+export interface MigrateCommandOptions {
+  /** What to run. */
+  action: MigrateAction;
+  /** Only this bind (`--bind name`); every bind when absent. */
+  bind?: string;
+  /** `DATABASE_BINDS` as configured now: bind name → URL. */
+  binds: Readonly<Record<string, string>>;
+  /** The project root: the Prisma CLI runs there, relative SQLite paths resolve against it. */
+  root: string;
+  /** Whether a person is at a terminal (stdin and stdout are TTYs). */
+  interactive: boolean;
+  /** `--force`: consent to destructive actions. */
+  force?: boolean;
+  /** `--name`: the migration's name (`dev` only). */
+  name?: string;
+}
+
+/** One Prisma CLI run: `prisma <argv>` in `cwd` with `env` added to the environment. */
+export interface PrismaInvocation {
+  /** The bind this run migrates. */
+  bind: string;
+  /** The `fw migrate` action it implements. */
+  action: MigrateAction;
+  /** Arguments after `prisma`. */
+  argv: string[];
+  /** Variables added to the inherited environment (`DATABASE_URL_<BIND>`). */
+  env: Record<string, string>;
+  /** Working directory: the project root. */
+  cwd: string;
+  /** Whether Prisma may talk to the terminal (prompts); otherwise its output is captured. */
+  interactive: boolean;
+}
+
+/**
+ * The Prisma CLI invocations for `fw migrate <action> [--bind name] [--force] [--name n]`: one per
+ * bind (the named one, or every bind in `DATABASE_BINDS` order), each with its own
+ * `--config prisma/<bind>/prisma.config.ts` and `DATABASE_URL_<BIND>` set from the bind's current
+ * URL (scheme normalised, SQLite path made absolute).
+ *
+ * Destructive actions are refused with a {@link MigrateError} unless `force` is set:
+ * - `reset` drops every table of the bind: always needs `force` (an interactive CLI may ask and
+ *   then pass it); it runs `prisma migrate reset --force`.
+ * - `dev` may drop data (a data-loss change, or a reset on drift). On a terminal Prisma itself
+ *   shows the warnings and asks first, so it runs as is; in a non-interactive run it needs
+ *   `force`, and even then Prisma still refuses data-loss steps without a terminal.
+ *
+ * - `deploy`: `migrate deploy`; `status`: `migrate status`; `diff`: `migrate diff` from the
+ *   bind's database to its schema, as SQL (`--script`).
+ */
+export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvocation[] {
+  const { action, binds, root, interactive } = options;
+  if (!MIGRATE_ACTIONS.includes(action)) {
+    throw new MigrateError(`fw migrate: unknown action "${String(action)}" (actions: ${MIGRATE_ACTIONS.join(', ')})`);
+  }
+  const all = Object.keys(binds);
+  if (all.length === 0) throw new MigrateError('DATABASE_BINDS: no binds are configured, so there is nothing to migrate');
+  if (options.bind !== undefined && !binds[options.bind]) {
+    throw new MigrateError(`--bind ${options.bind}: no such bind in DATABASE_BINDS (binds: ${all.join(', ')})`, { bind: options.bind });
+  }
+  if (options.name !== undefined && action !== 'dev') {
+    throw new MigrateError(`--name applies to "fw migrate dev" only, not "${action}"`);
+  }
+  const selected = options.bind === undefined ? all : [options.bind];
+  const which = options.bind === undefined ? `every bind (${all.join(', ')})` : `bind "${options.bind}"`;
+  if (action === 'reset' && !options.force) {
+    throw new MigrateError(
+      `fw migrate reset drops every table of ${which} and re-applies its migrations; refusing without --force`,
+      { bind: options.bind },
+    );
+  }
+  if (action === 'dev' && !interactive && !options.force) {
+    throw new MigrateError(
+      `fw migrate dev may drop data of ${which} and no terminal is attached to confirm; refusing without --force ` +
+        '(to apply committed migrations use "fw migrate deploy")',
+      { bind: options.bind },
+    );
+  }
+
+  return selected.map((bind) => {
+    const config = path.posix.join('prisma', bind, 'prisma.config.ts');
+    const argv = ['migrate', action, '--config', config];
+    if (action === 'dev' && options.name !== undefined) argv.push('--name', options.name);
+    if (action === 'reset') argv.push('--force');
+    if (action === 'diff') {
+      argv.splice(2, 0, '--from-config-datasource', '--to-schema', path.posix.join('prisma', bind, 'schema.prisma'), '--script');
+    }
+    return {
+      bind,
+      action,
+      argv,
+      env: { [bindEnvVar(bind)]: prismaUrl(bind, binds[bind]!, root) },
+      cwd: root,
+      interactive,
+    };
+  });
+}

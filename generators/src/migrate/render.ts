@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Handlebars from 'handlebars';
+import { blueprintDir } from '../package-info.js';
+import { MigrateError } from './errors.js';
+import { bindEnvVar, bindProvider, sqliteFallbackUrl, type BindProvider } from './urls.js';
+
+/** Input of {@link renderMigrateEnvironment}: the config at init time. */
+export interface MigrateEnvironmentOptions {
+  /** `DATABASE_BINDS` at init time: bind name → URL. */
+  binds: Readonly<Record<string, string>>;
+  /** `SECURITY_MODELS_DB_BIND`: the bind whose schema gets the User and Session models. */
+  securityBind: string;
+  /** The project's name (fw.json `name`), used in comments. */
+  projectName: string;
+  /** Folder of the `migrate` blueprint (default: `blueprints/migrate` of this package). */
+  blueprint?: string;
+}
+
+/** Which template set an environment was rendered from. */
+export type MigrateLayout = 'single' | 'multi';
+
+const BIND_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** The layout `fw migrate init` picks: single-bind for exactly one bind, multi-bind otherwise. */
+export function migrateLayout(binds: Readonly<Record<string, string>>): MigrateLayout {
+  return Object.keys(binds).length === 1 ? 'single' : 'multi';
+}
+
+/**
+ * Renders the Prisma migration environment for the binds configured at init time, as
+ * project-relative path → content, for the file-tree engine to write (so a regeneration merges
+ * with the user's edits like any generated file). Per bind:
+ * - `prisma/<bind>/schema.prisma`: generator `prisma-client` with output
+ *   `generated/prisma/<bind>` and the bind's datasource provider (User/Session models on the
+ *   security bind);
+ * - `prisma/<bind>/prisma.config.ts`: `defineConfig` with the URL from `DATABASE_URL_<BIND>`
+ *   (SQLite binds fall back to their init-time path);
+ * - `prisma/<bind>/migrations/migration_lock.toml`: the migrations folder, with the lock file
+ *   Prisma itself writes there.
+ *
+ * Plus `prisma/README.md`, and for the single-bind layout a root `prisma.config.ts` so plain
+ * `npx prisma ...` works. Binds attached later at runtime are not seen here.
+ */
+export function renderMigrateEnvironment(options: MigrateEnvironmentOptions): Map<string, string> {
+  const names = Object.keys(options.binds);
+  if (names.length === 0) throw new MigrateError('DATABASE_BINDS: no binds are configured, so there is nothing to migrate');
+  if (!options.binds[options.securityBind]) {
+    throw new MigrateError(
+      `SECURITY_MODELS_DB_BIND: "${options.securityBind}" is not a bind of DATABASE_BINDS (binds: ${names.join(', ')})`,
+      { bind: options.securityBind },
+    );
+  }
+  const envVars = new Map<string, string>();
+  for (const name of names) {
+    if (!BIND_NAME.test(name)) {
+      throw new MigrateError(`DATABASE_BINDS.${name}: a bind name must match ${BIND_NAME.source}`, { bind: name });
+    }
+    const envVar = bindEnvVar(name);
+    const clash = envVars.get(envVar);
+    if (clash) throw new MigrateError(`DATABASE_BINDS: binds "${clash}" and "${name}" would share ${envVar}; rename one`, { bind: name });
+    envVars.set(envVar, name);
+  }
+
+  const source = options.blueprint ?? blueprintDir('migrate');
+  const template = (file: string) => Handlebars.compile(readFileSync(path.join(source, file), 'utf8'), { noEscape: true, strict: true });
+  const schema = template('bind/schema.prisma.hbs');
+  const config = template('bind/prisma.config.ts.hbs');
+  const lock = template('bind/migrations/migration_lock.toml.hbs');
+  const layout = migrateLayout(options.binds);
+
+  const files = new Map<string, string>();
+  const binds: { name: string; provider: BindProvider; envVar: string; security: boolean }[] = [];
+  for (const name of names) {
+    const url = options.binds[name]!;
+    const dir = `prisma/${name}`;
+    const provider = bindProvider(name, url);
+    const data = {
+      bind: name,
+      projectName: options.projectName,
+      provider,
+      security: name === options.securityBind,
+      envVar: bindEnvVar(name),
+      fallback: sqliteFallbackUrl(name, url, dir) ?? false,
+      configPath: `${dir}/prisma.config.ts`,
+      schemaPath: './schema.prisma',
+      migrationsPath: './migrations',
+    };
+    files.set(`${dir}/schema.prisma`, schema(data));
+    files.set(`${dir}/prisma.config.ts`, config(data));
+    files.set(`${dir}/migrations/migration_lock.toml`, lock(data));
+    binds.push({ name, provider, envVar: data.envVar, security: data.security });
+    if (layout === 'single') {
+      files.set(
+        'prisma.config.ts',
+        template('single/prisma.config.ts.hbs')({
+          ...data,
+          fallback: sqliteFallbackUrl(name, url, '') ?? false,
+          schemaPath: `${dir}/schema.prisma`,
+          migrationsPath: `${dir}/migrations`,
+        }),
+      );
+    }
+  }
+  files.set('prisma/README.md', template('README.md.hbs')({ projectName: options.projectName, single: layout === 'single', binds }));
+  return files;
+}

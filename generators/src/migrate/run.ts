@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { MigrateError } from './errors.js';
+import type { PrismaInvocation } from './plan.js';
+
+/** What a finished Prisma run printed (empty when it ran on the terminal). */
+export interface PrismaResult {
+  /** The bind it ran for. */
+  bind: string;
+  /** Standard output (captured in non-interactive runs). */
+  stdout: string;
+  /** Standard error (captured in non-interactive runs). */
+  stderr: string;
+}
+
+/**
+ * The project's Prisma CLI: `node_modules/.bin/prisma` in `cwd` or the nearest folder above it
+ * (as npm's own bin lookup does). Throws naming the install command when there is none.
+ */
+export function findPrismaBinary(cwd: string): string {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', '.bin', 'prisma');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) break;
+  }
+  throw new MigrateError(`prisma CLI not found in node_modules/.bin of ${cwd} or above; install it: npm install --save-dev --save-exact prisma@7`);
+}
+
+/**
+ * Runs one Prisma CLI invocation from {@link migrateCommandPlan} with the project's own
+ * `prisma` binary. Interactive runs share the terminal (Prisma's prompts work); others capture
+ * the output. A non-zero exit throws a {@link MigrateError} naming the bind, the command and
+ * Prisma's own error message.
+ */
+export function runPrisma(invocation: PrismaInvocation, options: { binary?: string } = {}): Promise<PrismaResult> {
+  const binary = options.binary ?? findPrismaBinary(invocation.cwd);
+  const command = `prisma ${invocation.argv.join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, invocation.argv, {
+      cwd: invocation.cwd,
+      env: { ...process.env, ...invocation.env },
+      stdio: invocation.interactive ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', (error) => {
+      reject(new MigrateError(`bind "${invocation.bind}": could not start ${command}: ${error.message}`, { bind: invocation.bind, cause: error }));
+    });
+    child.on('close', (code, signal) => {
+      if (code === 0) {
+        resolve({ bind: invocation.bind, stdout, stderr });
+        return;
+      }
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const detail = invocation.interactive ? 'see Prisma\'s output above' : prismaMessage(stdout, stderr);
+      reject(new MigrateError(`bind "${invocation.bind}": ${command} ${how}: ${detail}`, { bind: invocation.bind }));
+    });
+  });
+}
+
+/**
+ * Runs invocations one after another (binds never migrate concurrently) and stops at the first
+ * failure, whose error names its bind; binds before it stay migrated.
+ */
+export async function runPrismaAll(invocations: readonly PrismaInvocation[], options: { binary?: string } = {}): Promise<PrismaResult[]> {
+  const results: PrismaResult[] = [];
+  for (const invocation of invocations) results.push(await runPrisma(invocation, options));
+  return results;
+}
+
+/** Prisma's own explanation: from its `Error:` line on, else the last lines it printed. */
+function prismaMessage(stdout: string, stderr: string): string {
+  const text = `${stderr}\n${stdout}`.replace(/\u001b\[[0-9;]*m/g, '');
+  const at = text.search(/^Error:/m);
+  const message = at === -1 ? text.trim().split('\n').slice(-8).join('\n') : text.slice(at).trim();
+  return message || '(Prisma printed nothing)';
+}
