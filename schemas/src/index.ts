@@ -74,3 +74,9 @@ export {
   type AdditiveManifest,
   type AdditiveManifestInput,
 } from './manifest.js';
+export {
+  DEFAULT_JSON_SCHEMA_DIR,
+  JSON_SCHEMA_FILES,
+  emitJsonSchemas,
+  toJsonSchemaDocument,
+} from './emit-json-schema.js';
