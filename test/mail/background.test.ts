@@ -68,8 +68,8 @@ describe('background sends (sendLater, the reference fake_async=True)', () => {
     const logger = captureLogger();
     smtp = await startSmtp({ disabledCommands: ['STARTTLS', 'AUTH'] });
     const mailer = build({ MAIL_PORT: smtp.port }, logger, {
-      'mail/reset.html': '<a href="{{url_for "reset" token=token external=true}}">Reset</a>',
-      'mail/reset.txt': 'Reset: {{url_for "reset" token=token external=true}}',
+      'mail/reset.html': '<a href="{{url_for "reset" token=token _external=true}}">Reset</a>',
+      'mail/reset.txt': 'Reset: {{url_for "reset" token=token _external=true}}',
     });
     mailer.sendLater({ to: 'cy@example.test', subject: 'Reset', template: 'mail/reset', data: { token: 'abc' } });
     await mailer.close();

@@ -21,8 +21,8 @@ const BASE_URL = 'https://app.example.test';
 const welcome = templates(
   {
     'mail/welcome.html':
-      '<p>Hello {{name}}</p><p><a href="{{url_for "verify" token=token external=true}}">Verify</a></p>',
-    'mail/welcome.txt': 'Hello {{name}}\nVerify: {{url_for "verify" token=token external=true}}\n',
+      '<p>Hello {{name}}</p><p><a href="{{url_for "verify" token=token _external=true}}">Verify</a></p>',
+    'mail/welcome.txt': 'Hello {{name}}\nVerify: {{url_for "verify" token=token _external=true}}\n',
   },
   BASE_URL,
 );

@@ -145,12 +145,12 @@ export function captureLogger(): CapturedLogger {
 
 /**
  * A stand-in for the kernel templates as the mailer sees them: handlebars, `.html` autoescaped,
- * `.txt` not, and a `url_for` helper whose `external=true` prefixes BASE_URL.
+ * `.txt` not, and a `url_for` helper whose `_external=true` prefixes BASE_URL (as the kernel's does).
  */
 export function templates(sources: Record<string, string>, baseUrl: string) {
   const hb = Handlebars.create();
   hb.registerHelper('url_for', (name: string, options: Handlebars.HelperOptions) => {
-    const { external, token } = options.hash as { external?: boolean; token?: string };
+    const { _external: external, token } = options.hash as { _external?: boolean; token?: string };
     const path = `/${name}${token === undefined ? '' : `/${encodeURIComponent(token)}`}`;
     return external === true ? `${baseUrl}${path}` : path;
   });

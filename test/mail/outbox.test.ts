@@ -24,8 +24,8 @@ describe('development outbox (no MAIL_SERVER)', () => {
       root,
       render: templates(
         {
-          'mail/welcome.html': '<p>Hi {{name}}</p><a href="{{url_for "home" external=true}}">Open</a>',
-          'mail/welcome.txt': 'Hi {{name}}\nOpen: {{url_for "home" external=true}}',
+          'mail/welcome.html': '<p>Hi {{name}}</p><a href="{{url_for "home" _external=true}}">Open</a>',
+          'mail/welcome.txt': 'Hi {{name}}\nOpen: {{url_for "home" _external=true}}',
         },
         'http://localhost:8000',
       ),

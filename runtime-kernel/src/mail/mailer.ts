@@ -28,15 +28,18 @@ export interface MailHost {
   /** The framework logger: background failures, the outbox location and warnings go here. */
   logger: Logger;
   /**
-   * The kernel templates' render function (`.html` autoescaped, `.txt` not). Needed only for
-   * {@link Mailer.sendTemplate}.
+   * The kernel templates' render function (`.html` autoescaped, `.txt` not), sync or async; the
+   * result is turned into a string. Needed only for templated mail.
    */
-  render?(template: string, data: Record<string, unknown>): Promise<string | { toString(): string }>;
+  render?(template: string, data: Record<string, unknown>): Rendered | Promise<Rendered>;
   /** Project root: the default outbox is `<root>/var/outbox`. */
   root: string;
   /** Extra `tls.connect` options merged over the config's (e.g. `{ ca }` for a private CA). */
   tls?: ConnectionOptions;
 }
+
+/** What a render function returns: a string, or a `Markup` (anything with `toString()`). */
+export type Rendered = string | { toString(): string };
 
 /** Options of {@link Mailer.close}. */
 export interface MailCloseOptions {
