@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Additive, Fluid } from '@fw/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   installAdditives,
@@ -209,6 +211,27 @@ describe('oceanInstall: index on one port, packages from the npm registry on ano
       '@fwtest/additive-greet': '1.0.0',
       'fw-additive-hello': '1.1.0-rc.1',
     });
+  });
+
+  it('the installed Additive boots in a kernel app and serves its route', async () => {
+    const root = await newProject();
+    const [installed] = await oceanInstall(['hello'], { projectRoot: root, env, registry: npmRegistry.url, print: () => undefined });
+    expect(installed?.spec).toBe('fw-additive-hello@1.0.0');
+    // What the registration codemod writes into fluid/app.ts: import the package, fluid.additive(...).
+    const module = (await import(pathToFileURL(join(root, 'node_modules/fw-additive-hello/index.js')).href)) as {
+      default: (kernel: { Additive: typeof Additive }) => Additive;
+    };
+    const fluid = new Fluid({ root, env: { SECRET_KEY: 'ocean-test-secret-key-0123456789abcdef' } });
+    fluid.additive(module.default({ Additive }));
+    const server = await fluid.listen(0, '127.0.0.1');
+    try {
+      const { port } = server.address() as { port: number };
+      const response = await fetch(`http://127.0.0.1:${port}/hello/`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe('hello from fw-additive-hello 1.0.0');
+    } finally {
+      await fluid.close();
+    }
   });
 
   it('an unknown id fails before npm runs, and the project is untouched', async () => {
