@@ -1,0 +1,50 @@
+import { CliError } from '../cli/errors.js';
+import type { CommandIO } from '../cli/io.js';
+
+/** One `fw` command: its words, a one-line summary, and a lazy loader of its module. */
+interface CommandEntry {
+  words: string[];
+  summary: string;
+  load: () => Promise<{ run: (argv: string[], io: CommandIO) => Promise<number> }>;
+}
+
+/** Every `fw` command. Modules load lazily so each command pays only for what it uses. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    words: ['create', 'project'],
+    summary: 'create a new project (same as npx create-fw-app <dir>)',
+    load: async () => {
+      const module = await import('./create-project.js');
+      return { run: (argv, io) => module.run(argv, io, 'fw create project') };
+    },
+  },
+  { words: ['create', 'app'], summary: 'write app_configs/<name>.ini with a fresh SECRET_KEY', load: () => import('./create-app.js') },
+  { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
+];
+
+/** Usage text of `fw`. */
+export const help = `Usage: fw <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(16)}${c.summary}`).join('\n')}
+
+Run "fw <command> --help" for the options of a command.`;
+
+/** `fw <command> ...`: finds the command by its words and runs it. Returns the exit code. */
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.stdout.write(`${help}\n`);
+    return argv.length === 0 ? 1 : 0;
+  }
+  const entry = COMMANDS.find((c) => c.words.every((word, i) => argv[i] === word));
+  if (!entry) {
+    const group = COMMANDS.filter((c) => c.words[0] === argv[0] && c.words.length > 1);
+    if (group.length > 0) {
+      const got = argv[1] === undefined ? 'nothing' : `"${argv[1]}"`;
+      throw new CliError(`fw ${argv[0]}: got ${got}; expected one of ${group.map((c) => c.words[1]).join(', ')}. Run "fw --help".`);
+    }
+    throw new CliError(`unknown command "${argv[0]}"; expected one of ${[...new Set(COMMANDS.map((c) => c.words[0]))].join(', ')}. Run "fw --help".`);
+  }
+  const module = await entry.load();
+  return module.run(argv.slice(entry.words.length), io);
+}

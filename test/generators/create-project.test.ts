@@ -1,0 +1,185 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { validateProjectName } from '@fw/schemas';
+import { createApp } from '../../generators/src/commands/create-app.js';
+import { createProject, dependencySpecs, run } from '../../generators/src/commands/create-project.js';
+import { readRecord, readStored } from '../../generators/src/engine/index.js';
+import { listFiles, REPO, tempDir, testIO } from './helpers.js';
+
+const PROJECT_FILES = [
+  '.gitignore', '.prettierrc.json', 'README.md', 'fluid/app.ts', 'fluid/static/app.css',
+  'fluid/templates/hello.html', 'fluid/templates/index.html', 'fw.json', 'package.json',
+  'test/home.test.ts', 'tsconfig.json', 'vitest.config.ts',
+];
+
+describe('create project', () => {
+  test('--yes writes the htmx project layout, its record, and nothing else', async () => {
+    const cwd = await tempDir();
+    const io = testIO(cwd);
+    expect(await run(['my-app', '--yes'], io)).toBe(0);
+    const root = path.join(cwd, 'my-app');
+    const files = await listFiles(root);
+    expect(files.filter((f) => !f.startsWith('.fw/'))).toEqual(PROJECT_FILES);
+    const fw = JSON.parse(await readFile(path.join(root, 'fw.json'), 'utf8'));
+    expect(fw).toEqual({
+      $schema: './node_modules/create-fw-app/schemas/json/fw.schema.json',
+      name: 'my-app',
+      additives: [],
+      config: { APP_FRONTEND: { type: 'htmx', alpine: false } },
+    });
+    const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['@fw/kernel']).toBe(`file:${path.relative(root, path.join(REPO, 'runtime-kernel'))}`);
+    expect(pkg.devDependencies['create-fw-app']).toBe(`file:${path.relative(root, REPO)}`);
+    expect(pkg.devDependencies).toMatchObject({ typescript: '6.0.3', vitest: '4.1.12' });
+    expect(pkg.scripts).toEqual({ dev: 'fw run --watch', start: 'fw run', test: 'vitest run', typecheck: 'tsc --noEmit' });
+    const index = await readFile(path.join(root, 'fluid/templates/index.html'), 'utf8');
+    expect(index).toContain('{{frontend}}');
+    expect(index).toContain('hx-get="/hello"');
+    expect(index).not.toContain('x-data');
+    expect(await readFile(path.join(root, '.gitignore'), 'utf8')).toMatch(/node_modules\/\nvar\/\n\.env\n[\s\S]*fluid\/static\/tailwind\.css/);
+    const record = await readRecord(root);
+    expect(Object.keys(record!.files)).toEqual(PROJECT_FILES);
+    for (const [file, entry] of Object.entries(record!.files)) {
+      expect(entry.generator).toBe('blueprint:project');
+      expect(await readStored(root, entry.sha256)).toEqual(await readFile(path.join(root, file)));
+    }
+    expect(io.out()).toContain('Created my-app');
+  });
+
+  test('--alpine adds the Alpine counter; --surface none drops the htmx parts', async () => {
+    const cwd = await tempDir();
+    await run(['with-alpine', '--surface', 'htmx', '--alpine'], testIO(cwd));
+    const alpine = await readFile(path.join(cwd, 'with-alpine/fluid/templates/index.html'), 'utf8');
+    expect(alpine).toContain('x-data="{ count: 0 }"');
+    expect(JSON.parse(await readFile(path.join(cwd, 'with-alpine/fw.json'), 'utf8')).config.APP_FRONTEND).toEqual({ type: 'htmx', alpine: true });
+    await run(['plain', '--surface', 'none'], testIO(cwd));
+    const plain = await readFile(path.join(cwd, 'plain/fluid/templates/index.html'), 'utf8');
+    expect(plain).not.toContain('hx-get');
+    expect(await readFile(path.join(cwd, 'plain/fluid/app.ts'), 'utf8')).not.toContain("'/hello'");
+    expect(JSON.parse(await readFile(path.join(cwd, 'plain/fw.json'), 'utf8')).config.APP_FRONTEND).toEqual({ type: 'none' });
+  });
+
+  test('--dry-run prints the plan and writes nothing (no directory, no .fw/)', async () => {
+    const cwd = await tempDir();
+    const io = testIO(cwd);
+    expect(await run(['dry', '--yes', '--dry-run'], io)).toBe(0);
+    expect(await listFiles(cwd)).toEqual([]);
+    for (const file of PROJECT_FILES) expect(io.out()).toContain(`create     ${file}`);
+    expect(io.out()).toContain('Dry run: nothing was written.');
+  });
+
+  test('regenerating over an unchanged project with --force writes nothing (mtimes unchanged)', async () => {
+    const cwd = await tempDir();
+    await run(['same', '--yes'], testIO(cwd));
+    const root = path.join(cwd, 'same');
+    const files = await listFiles(root);
+    const before = await Promise.all(files.map((f) => stat(path.join(root, f))));
+    const result = await createProject({ dir: 'same', yes: true, force: true }, testIO(cwd));
+    expect(result.committed).toMatchObject({ created: [], updated: [], deleted: [] });
+    expect(result.committed?.unchanged).toEqual(PROJECT_FILES);
+    const after = await Promise.all(files.map((f) => stat(path.join(root, f))));
+    expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
+  });
+
+  test('refuses a non-empty directory unless --force', async () => {
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, 'busy'));
+    await writeFile(path.join(cwd, 'busy/notes.txt'), 'mine\n');
+    await expect(run(['busy', '--yes'], testIO(cwd))).rejects.toThrow(/busy is not empty.*--force/);
+    expect(await listFiles(path.join(cwd, 'busy'))).toEqual(['notes.txt']);
+    expect(await run(['busy', '--yes', '--force'], testIO(cwd))).toBe(0);
+    expect(await readFile(path.join(cwd, 'busy/notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  test('without a TTY, missing answers are an error naming the flags', async () => {
+    const cwd = await tempDir();
+    await expect(run(['app'], testIO(cwd))).rejects.toThrow(
+      'missing input and no terminal to ask: give --surface <none|htmx|vite>, --alpine or --no-alpine',
+    );
+    await expect(run(['app', '--surface', 'htmx'], testIO(cwd))).rejects.toThrow(/give --alpine or --no-alpine \(or --yes/);
+    expect(await run(['app', '--surface', 'htmx', '--no-alpine'], testIO(cwd))).toBe(0);
+  });
+
+  test('vite surfaces are refused clearly, before anything is written', async () => {
+    const cwd = await tempDir();
+    await expect(run(['v', '--surface', 'vite', '--framework', 'react', '--yes'], testIO(cwd))).rejects.toThrow(
+      /vite surfaces are accepted by the config schema, but their generation arrives with the frontend issue; nothing was written/,
+    );
+    await expect(run(['v', '--surface', 'vite', '--framework', 'angular', '--yes'], testIO(cwd))).rejects.toThrow(
+      /APP_FRONTEND\.framework: got "angular"/,
+    );
+    await expect(run(['v', '--surface', 'vue'], testIO(cwd))).rejects.toThrow(/--surface: got "vue"; expected one of none, htmx, vite/);
+    expect(await listFiles(cwd)).toEqual([]);
+  });
+
+  test.each([
+    ['My-App', 'contains uppercase letters'],
+    ['http', 'Node.js core module'],
+    ['.hidden', 'starts with "."'],
+    ['sp ace', 'contains " "'],
+    ['node_modules', 'reserved by npm'],
+  ])('refuses the project name %j: %s', async (name, reason) => {
+    const cwd = await tempDir();
+    await expect(run([name, '--yes'], testIO(cwd))).rejects.toThrow(reason);
+    expect(await listFiles(cwd)).toEqual([]);
+  });
+
+  test.each([
+    ['../x', 'contains a path separator'],
+    ['a/b', 'contains a path separator'],
+    ['', 'is empty'],
+    ['Upper', 'contains uppercase letters'],
+    ['node_modules', 'reserved by npm'],
+  ])('the shared name rules reject %j (%s)', (name, reason) => {
+    const [ok, message] = validateProjectName(name);
+    expect(ok).toBe(false);
+    expect(message).toContain(reason);
+  });
+
+  test('--kernel overrides the kernel spec; an installed package would use ^version', async () => {
+    const cwd = await tempDir();
+    await run(['k', '--yes', '--kernel', '^0.1.0'], testIO(cwd));
+    const pkg = JSON.parse(await readFile(path.join(cwd, 'k/package.json'), 'utf8'));
+    expect(pkg.dependencies['@fw/kernel']).toBe('^0.1.0');
+    expect(dependencySpecs('/somewhere/else', '1.2.3').kernelSpec).toBe('1.2.3');
+  });
+});
+
+describe('create app', () => {
+  test('writes app_configs/<name>.ini with a fresh 64-hex SECRET_KEY and DEBUG = false, outside the record', async () => {
+    const cwd = await tempDir();
+    await run(['proj', '--yes'], testIO(cwd));
+    const root = path.join(cwd, 'proj');
+    await createApp({ name: 'proj' }, testIO(path.join(root, 'fluid')));
+    const text = await readFile(path.join(root, 'app_configs/proj.ini'), 'utf8');
+    const key = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(text)?.[1];
+    expect(key).toHaveLength(64);
+    expect(text).toMatch(/^DEBUG = false$/m);
+    expect((await stat(path.join(root, 'app_configs/proj.ini'))).mode & 0o777).toBe(0o600);
+    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/proj.ini');
+
+    await expect(createApp({ name: 'proj' }, testIO(root))).rejects.toThrow(/app_configs\/proj\.ini already exists; pass --force/);
+    await createApp({ name: 'proj', force: true }, testIO(root));
+    const replaced = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(await readFile(path.join(root, 'app_configs/proj.ini'), 'utf8'))?.[1];
+    expect(replaced).toHaveLength(64);
+    expect(replaced).not.toBe(key);
+  });
+
+  test.each([
+    ['../x', 'app name "../x" contains a path separator'],
+    ['a/b', 'app name "a/b" contains a path separator'],
+    ['', 'app name "" is empty'],
+    ['Prod', 'app name "Prod" contains uppercase letters'],
+  ])('refuses the app name %j', async (name, message) => {
+    const cwd = await tempDir();
+    await run(['proj', '--yes'], testIO(cwd));
+    await expect(createApp({ name }, testIO(path.join(cwd, 'proj')))).rejects.toThrow(message);
+    expect((await listFiles(path.join(cwd, 'proj'))).filter((f) => f.startsWith('app_configs'))).toEqual([]);
+  });
+
+  test('outside a project it says so', async () => {
+    const cwd = await tempDir();
+    await expect(createApp({ name: 'x' }, testIO(cwd))).rejects.toThrow(/no fw\.json found in .* run this inside an fw project/);
+  });
+});
