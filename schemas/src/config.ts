@@ -137,14 +137,20 @@ export interface ConfigLayer {
   readonly values: Readonly<Record<string, unknown>>;
 }
 
-/** The default of every key that has one (the first layer of {@link parseConfig}). */
-export function configDefaults(): Record<string, unknown> {
+function computeDefaults(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
     const result = configShape[key].safeParse(undefined);
     if (result.success && result.data !== undefined) out[key] = result.data;
   }
   return out;
+}
+
+const DEFAULTS = computeDefaults();
+
+/** The default of every key that has one (the first layer of {@link parseConfig}); a fresh copy per call. */
+export function configDefaults(): Record<string, unknown> {
+  return structuredClone(DEFAULTS);
 }
 
 /**
