@@ -42,7 +42,13 @@ baseApp.use(koaStatic(dir));
 const fw = await listen(fwApp);
 const base = await listen(baseApp);
 
-async function run(url: string, seconds: number): Promise<{ rps: number; p99: number; errors: number }> {
+interface Run {
+  rps: number;
+  p99: number;
+  errors: number;
+}
+
+async function run(url: string, seconds: number): Promise<Run> {
   const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
@@ -56,8 +62,8 @@ const rows: Array<Record<string, string>> = [];
 for (const c of cases) {
   await run(c.fw, 1);
   await run(c.base, 1);
-  const fwRuns = [];
-  const baseRuns = [];
+  const fwRuns: Run[] = [];
+  const baseRuns: Run[] = [];
   for (let round = 0; round < 2; round++) {
     if (round % 2 === 0) {
       fwRuns.push(await run(c.fw, duration));
@@ -67,7 +73,7 @@ for (const c of cases) {
       fwRuns.push(await run(c.fw, duration));
     }
   }
-  const best = (runs: typeof fwRuns) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+  const best = (runs: Run[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
   const f = best(fwRuns);
   const b = best(baseRuns);
   rows.push({
