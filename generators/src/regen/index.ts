@@ -10,3 +10,4 @@ export { summarise, toJSON, hasConflicts, countActions, itemDiff, itemChangesDis
 export { unifiedDiff } from './diff.js';
 export { applyPlan, applyPlanToDisk, diskWriter, type RegenWriter, type RecordUpdates } from './apply.js';
 export { decodeText, detectEol, sameContent, type Eol } from './text.js';
+export { planDestroy, type PlanDestroyOptions, type DestroyPlan } from './destroy.js';
