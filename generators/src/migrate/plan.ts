@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { MigrateError } from './errors.js';
-import { bindEnvVar, prismaUrl } from './urls.js';
+import { bindEnvVar, prismaUrl, sqliteFile } from './urls.js';
 
 /** The `fw migrate` actions that pass through to the Prisma CLI. */
 export type MigrateAction = 'dev' | 'deploy' | 'status' | 'reset' | 'diff';
@@ -40,6 +40,11 @@ export interface PrismaInvocation {
   cwd: string;
   /** Whether Prisma may talk to the terminal (prompts); otherwise its output is captured. */
   interactive: boolean;
+  /**
+   * For `dev` and `deploy` on a SQLite file: the database file {@link runPrisma} copies aside first
+   * and restores if Prisma fails, so a failed migration leaves the database untouched.
+   */
+  snapshot?: string;
 }
 
 /**
@@ -54,6 +59,8 @@ export interface PrismaInvocation {
  * - `dev` may drop data (a data-loss change, or a reset on drift). On a terminal Prisma itself
  *   shows the warnings and asks first, so it runs as is; in a non-interactive run it needs
  *   `force`, and even then Prisma still refuses data-loss steps without a terminal.
+ *
+ * `dev` and `deploy` on a SQLite file carry a `snapshot` so a failed migration is undone.
  *
  * - `deploy`: `migrate deploy`; `status`: `migrate status`; `diff`: `migrate diff` from the
  *   bind's database to its schema, as SQL (`--script`).
@@ -95,13 +102,10 @@ export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvoca
     if (action === 'diff') {
       argv.splice(2, 0, '--from-config-datasource', '--to-schema', path.posix.join('prisma', bind, 'schema.prisma'), '--script');
     }
-    return {
-      bind,
-      action,
-      argv,
-      env: { [bindEnvVar(bind)]: prismaUrl(bind, binds[bind]!, root) },
-      cwd: root,
-      interactive,
-    };
+    const url = prismaUrl(bind, binds[bind]!, root);
+    const invocation: PrismaInvocation = { bind, action, argv, env: { [bindEnvVar(bind)]: url }, cwd: root, interactive };
+    const file = sqliteFile(url);
+    if (file && (action === 'dev' || action === 'deploy')) invocation.snapshot = file;
+    return invocation;
   });
 }

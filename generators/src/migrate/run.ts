@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MigrateError } from './errors.js';
 import type { PrismaInvocation } from './plan.js';
+import { snapshotSqlite } from './snapshot.js';
 
 /** What a finished Prisma run printed (empty when it ran on the terminal). */
 export interface PrismaResult {
@@ -30,11 +31,30 @@ export function findPrismaBinary(cwd: string): string {
 /**
  * Runs one Prisma CLI invocation from {@link migrateCommandPlan} with the project's own
  * `prisma` binary. Interactive runs share the terminal (Prisma's prompts work); others capture
- * the output. A non-zero exit throws a {@link MigrateError} naming the bind, the command and
+ * the output. With `invocation.snapshot` the SQLite file is copied aside first and restored when
+ * Prisma fails, so the database is left exactly as it was. A non-zero exit throws a {@link MigrateError} naming the bind, the command and
  * Prisma's own error message.
  */
-export function runPrisma(invocation: PrismaInvocation, options: { binary?: string } = {}): Promise<PrismaResult> {
-  const binary = options.binary ?? findPrismaBinary(invocation.cwd);
+export async function runPrisma(invocation: PrismaInvocation, options: { binary?: string } = {}): Promise<PrismaResult> {
+  let binary: string;
+  try {
+    binary = options.binary ?? findPrismaBinary(invocation.cwd);
+  } catch (error) {
+    throw new MigrateError(`bind "${invocation.bind}": ${(error as Error).message}`, { bind: invocation.bind, cause: error });
+  }
+  const command = `prisma ${invocation.argv.join(' ')}`;
+  const snapshot = invocation.snapshot ? await snapshotSqlite(invocation.snapshot) : undefined;
+  try {
+    const result = await spawnPrisma(binary, invocation);
+    await snapshot?.discard();
+    return result;
+  } catch (error) {
+    await snapshot?.restore();
+    throw error;
+  }
+}
+
+function spawnPrisma(binary: string, invocation: PrismaInvocation): Promise<PrismaResult> {
   const command = `prisma ${invocation.argv.join(' ')}`;
   return new Promise((resolve, reject) => {
     const child = spawn(binary, invocation.argv, {
@@ -71,10 +91,13 @@ export async function runPrismaAll(invocations: readonly PrismaInvocation[], opt
   return results;
 }
 
-/** Prisma's own explanation: from its `Error:` line on, else the last lines it printed. */
+/** Prisma's own explanation: from its `Error:` line on (stderr first), else the last lines it printed. */
 function prismaMessage(stdout: string, stderr: string): string {
-  const text = `${stderr}\n${stdout}`.replace(/\u001b\[[0-9;]*m/g, '');
-  const at = text.search(/^Error:/m);
-  const message = at === -1 ? text.trim().split('\n').slice(-8).join('\n') : text.slice(at).trim();
-  return message || '(Prisma printed nothing)';
+  const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+  for (const text of [plain(stderr), plain(stdout)]) {
+    const at = text.search(/^Error:/m);
+    if (at !== -1) return text.slice(at).trim();
+  }
+  const tail = plain(`${stdout}\n${stderr}`).trim().split('\n').slice(-8).join('\n');
+  return tail || '(Prisma printed nothing)';
 }

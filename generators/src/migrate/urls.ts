@@ -89,3 +89,12 @@ export function sqliteFallbackUrl(bind: string, url: string, configDir: string):
 export function bindEnvVar(bind: string): string {
   return `DATABASE_URL_${bind.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`;
 }
+
+/** The absolute database file of a normalised SQLite URL (`file:/abs?q`), or undefined (memory, PostgreSQL). */
+export function sqliteFile(url: string): string | undefined {
+  if (!url.startsWith('file:')) return undefined;
+  const rest = url.slice('file:'.length);
+  const q = rest.indexOf('?');
+  const file = q === -1 ? rest : rest.slice(0, q);
+  return file === '' || file === ':memory:' ? undefined : file;
+}
