@@ -112,6 +112,15 @@ function sizeText(origin: string, bound: number | bigint, inclusive: boolean | u
   return inclusive === false ? `a number less than ${n}` : `a number of at most ${n}`;
 }
 
+/** True when an enum value or a union's discriminator is absent (the issue is about a missing key). */
+function isMissingChoice(issue: z.core.$ZodRawIssue): boolean {
+  if (issue.code === 'invalid_value') return issue.input === undefined;
+  if (issue.code !== 'invalid_union') return false;
+  const key = 'discriminator' in issue ? issue.discriminator : undefined;
+  if (typeof key !== 'string') return issue.input === undefined;
+  return valueAt(issue.input, [key]) === undefined;
+}
+
 /**
  * The per-parse zod error map every parser in this package uses: it renders an issue as the
  * "expected" half of an error line. Schema-level `error` texts take precedence over it.
@@ -156,7 +165,7 @@ export const expectedText: z.core.$ZodErrorMap = (issue) => {
     default:
       text = 'a valid value';
   }
-  return missing || (issue.input === undefined && issue.code === 'invalid_value') ? `${text} (required)` : text;
+  return missing || isMissingChoice(issue) ? `${text} (required)` : text;
 };
 
 /** Where a problem came from: one name for all, or a name chosen by key path (per config key). */

@@ -53,7 +53,7 @@ describe('validateConfig: forbidden blocks and their exact reasons', () => {
     ['framework not a string', { type: 'vite', framework: 1 }, `frontend.framework: got 1; expected one of ${FRAMEWORK_LIST}`],
     ['framework null', { type: 'vite', framework: null }, `frontend.framework: got null; expected one of ${FRAMEWORK_LIST}`],
     ['unknown type', { type: 'react' }, 'frontend.type: got "react"; expected one of none, htmx, vite'],
-    ['missing type', {}, 'frontend.type: got nothing; expected one of none, htmx, vite'],
+    ['missing type', {}, 'frontend.type: got nothing; expected one of none, htmx, vite (required)'],
     ['type in another case', { type: 'HTMX' }, 'frontend.type: got "HTMX"; expected one of none, htmx, vite'],
     ['type not a string', { type: true }, 'frontend.type: got true; expected one of none, htmx, vite'],
     ['not an object: string', 'htmx', 'frontend: got "htmx"; expected an object'],
