@@ -302,8 +302,9 @@ export class Fluid {
       for (const mw of [...a.api.middleware(), ...a.app.middleware()]) koa.use(mw);
     }
     for (const mw of this.app.middleware()) koa.use(mw);
-    this.#listener = koa.callback() as RequestListener;
+    const listener = koa.callback() as RequestListener;
     for (const hook of this.#startup) await hook(this);
+    this.#listener = listener; // requests wait in callback() until every startup hook is done
     this.#mixed = true;
   }
 
@@ -334,14 +335,16 @@ export class Fluid {
     const before = this.#before;
     const after = this.#after;
     return async (ctx, next) => {
+      let answered = false;
       for (const hook of before) {
         const early = await hook(ctx);
         if (early !== undefined) {
-          setBody(ctx, early);
-          return;
+          setBody(ctx, early); // answered early: the routes are skipped, the after hooks still run
+          answered = true;
+          break;
         }
       }
-      await next();
+      if (!answered) await next();
       for (const hook of after) await hook(ctx.response, ctx);
     };
   }

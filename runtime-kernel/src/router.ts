@@ -129,6 +129,7 @@ export class HttpRouter {
     if (existing) {
       throw new FrameworkException(`${where}: route name '${fullName}' is already used by ${existing.path}`);
     }
+    for (const table of this.#tables) table.check(fullName, this.prefix + path, this.mount);
     // RATELIMIT_DEFAULT goes in front of a route without its own limit() or exempt().
     const limited = withDefaultLimit(handlers) as Handler[];
     const first = limited[0] === handlers[0] ? [] : limited.slice(0, 1);

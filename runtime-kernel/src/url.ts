@@ -42,15 +42,20 @@ export interface RouteEntry {
 export class RouteTable {
   readonly #routes = new Map<string, RouteEntry>();
 
-  /** Records a named route; a name used twice is an error naming both routes. */
-  add(entry: RouteEntry): void {
-    const existing = this.#routes.get(entry.name);
+  /** Throws when `name` is taken, naming the route that holds it. */
+  check(name: string, path: string, mount: string): void {
+    const existing = this.#routes.get(name);
     if (existing) {
       throw new FrameworkException(
-        `Route name '${entry.name}' is already used by ${existing.methods.join(',')} ${existing.path} (${existing.mount}); ` +
-          `cannot reuse it for ${entry.path} (${entry.mount})`,
+        `Route name '${name}' is already used by ${existing.methods.join(',')} ${existing.path} (${existing.mount}); ` +
+          `cannot reuse it for ${path} (${mount})`,
       );
     }
+  }
+
+  /** Records a named route; a name used twice is an error naming both routes. */
+  add(entry: RouteEntry): void {
+    this.check(entry.name, entry.path, entry.mount);
     this.#routes.set(entry.name, entry);
   }
 

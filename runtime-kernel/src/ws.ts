@@ -62,6 +62,7 @@ export class WsRouter {
     if (this.#routes.some((r) => r.entry.name === fullName)) {
       throw new FrameworkException(`${where}: route name '${fullName}' is already used`);
     }
+    for (const table of this.#tables) table.check(fullName, this.prefix + path, this.mount);
     this.#paths.get(fullName, path, () => undefined);
     const layer = this.#paths.route(fullName);
     if (!layer) throw new FrameworkException(`${where}: route '${fullName}' was not registered`);

@@ -120,11 +120,16 @@ function readIni(file: string, rel: string): Record<string, unknown> {
   }
 }
 
-/** Known keys, keys the files mention, and their `_FILE` forms. */
+/**
+ * Known keys, keys the files mention, and their `_FILE` forms. Under Vitest, `BASE_URL` in the
+ * environment is Vite's public base path (`/`), not fw's external URL prefix, so a value that is
+ * not an absolute URL is ignored there.
+ */
 function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(env)) {
     if (value === undefined || !/^[A-Z][A-Z0-9_]*$/.test(key)) continue;
+    if (key === 'BASE_URL' && env.VITEST && !/^[a-z][a-z0-9+.-]*:/i.test(value)) continue;
     const base = key.endsWith('_FILE') && !isKnownConfigKey(key) ? key.slice(0, -5) : key;
     if (isKnownConfigKey(base) || wanted.has(base) || wanted.has(key)) out[key] = value;
   }

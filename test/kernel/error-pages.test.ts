@@ -1,0 +1,185 @@
+import { Readable } from 'node:stream';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Additive, HttpError, STYLED_STATUSES, type Fluid, type BufferedResponse } from '@fw/kernel';
+import { cleanupProjects, makeFluid, makeProject, start, type ProjectSpec } from './helpers.js';
+
+const open: Fluid[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((f) => f.close()));
+});
+afterAll(cleanupProjects);
+
+function app(spec: ProjectSpec = {}): Fluid {
+  const f = makeFluid(spec);
+  open.push(f);
+  return f;
+}
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const STATUSES = [400, 401, 403, 404, 405, 429, 500, 502, 503];
+
+describe('styled error pages (FW_PROCESSING on by default)', () => {
+  it('covers exactly the reference statuses', () => {
+    expect([...STYLED_STATUSES].sort()).toEqual(STATUSES);
+  });
+
+  it.each(STATUSES)('serves errors/%i.html to an HTML client, JSON to others', async (status) => {
+    const f = app();
+    f.app.get('fail', '/fail', () => {
+      throw new HttpError(status, 'Nope <script>');
+    });
+    const url = await start(f);
+    const html = await fetch(`${url}/fail`, { headers: HTML });
+    expect(html.status).toBe(status);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await html.text();
+    expect(page).toContain(`<p class="fw-status">${status}</p>`);
+    expect(page).not.toContain('<script>');
+    const json = await fetch(`${url}/fail`, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(status);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await json.json()).toEqual({ error: status >= 500 ? expect.any(String) : 'Nope <script>' });
+  });
+
+  it('styles unmatched paths (404) and wrong methods (405) for HTML clients', async () => {
+    const f = app();
+    f.app.post('only-post', '/form', () => 'ok');
+    const url = await start(f);
+    const missing = await fetch(`${url}/nowhere`, { headers: HTML });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<p class="fw-status">404</p>');
+    const wrong = await fetch(`${url}/form`, { headers: HTML });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('POST');
+    expect(await wrong.text()).toContain('<p class="fw-status">405</p>');
+  });
+
+  it('leaves JSON responses and other statuses untouched', async () => {
+    const f = app();
+    f.app.get('json404', '/json404', (ctx) => {
+      ctx.status = 404;
+      ctx.set('X-Custom', 'kept');
+      return { missing: true };
+    });
+    f.app.get('teapot', '/teapot', (ctx) => {
+      ctx.status = 418;
+      return 'short and stout';
+    });
+    f.app.get('conflict', '/conflict', () => {
+      throw new HttpError(409, 'Already there');
+    });
+    const url = await start(f);
+    const j = await fetch(`${url}/json404`, { headers: HTML });
+    expect([j.status, j.headers.get('x-custom'), await j.json()]).toEqual([404, 'kept', { missing: true }]);
+    const t = await fetch(`${url}/teapot`, { headers: HTML });
+    expect([t.status, await t.text()]).toEqual([418, 'short and stout']);
+    const c = await fetch(`${url}/conflict`, { headers: HTML });
+    expect([c.status, await c.text()]).toEqual([409, 'Already there']);
+  });
+
+  it('keeps WWW-Authenticate, Retry-After and Set-Cookie on the styled page, drops the rest', async () => {
+    const f = app();
+    f.app.get('auth', '/auth', (ctx) => {
+      ctx.cookies.set('session', '', { expires: new Date(0) });
+      ctx.set('X-Debug', 'dropped');
+      throw new HttpError(401, 'Sign in', { headers: { 'WWW-Authenticate': 'Bearer realm="fw"' } });
+    });
+    f.app.get('slow', '/slow', (ctx) => {
+      ctx.status = 429;
+      ctx.set('Retry-After', '30');
+      ctx.body = 'Too many';
+    });
+    const url = await start(f);
+    const a = await fetch(`${url}/auth`, { headers: HTML });
+    expect(a.status).toBe(401);
+    expect(a.headers.get('www-authenticate')).toBe('Bearer realm="fw"');
+    expect(a.headers.get('set-cookie')).toMatch(/^session=;/);
+    expect(a.headers.get('x-debug')).toBeNull();
+    expect(await a.text()).toContain('<p class="fw-status">401</p>');
+    const s = await fetch(`${url}/slow`, { headers: HTML });
+    expect([s.status, s.headers.get('retry-after')]).toEqual([429, '30']);
+    expect(await s.text()).toContain('Too many');
+  });
+
+  it('uses the app override of a page, and an Additive page when the app has none', async () => {
+    const addRoot = makeProject({ files: { 'templates/errors/403.html': '<h1>blog says {{status}}</h1>', 'templates/errors/404.html': 'blog 404' } });
+    const f = app({ files: { 'fluid/templates/errors/404.html': '<h1>custom {{status}}: {{message}}</h1>' } });
+    f.additive(new Additive('blog', { root: addRoot }));
+    f.app.get('deny', '/deny', () => {
+      throw new HttpError(403);
+    });
+    const url = await start(f);
+    expect(await (await fetch(`${url}/missing`, { headers: HTML })).text()).toBe('<h1>custom 404: Not Found</h1>');
+    expect(await (await fetch(`${url}/deny`, { headers: HTML })).text()).toBe('<h1>blog says 403</h1>');
+  });
+
+  it('is off with FW_PROCESSING false', async () => {
+    const f = app({ config: { FW_PROCESSING: false } });
+    const url = await start(f);
+    const r = await fetch(`${url}/missing`, { headers: HTML });
+    expect(r.status).toBe(404);
+    expect(await r.text()).toBe('Not Found');
+  });
+});
+
+describe('uncaught errors', () => {
+  it('answers 500 without the stack, logs it, and gives API callers { error, code }', async () => {
+    const f = app();
+    f.app.get('crash', '/crash', () => {
+      throw new Error('secret internals');
+    });
+    f.api.get('coded', '/coded', () => {
+      throw new HttpError(401, 'Verify your email', { code: 'EMAIL_NOT_VERIFIED' });
+    });
+    f.api.get('api-crash', '/crash', () => {
+      throw new TypeError('db exploded');
+    });
+    const url = await start(f);
+    const html = await fetch(`${url}/crash`, { headers: HTML });
+    expect(html.status).toBe(500);
+    const page = await html.text();
+    expect(page).toContain('<p class="fw-status">500</p>');
+    expect(page).not.toContain('secret internals');
+    const api = await fetch(`${url}/api/crash`, { headers: HTML });
+    expect([api.status, await api.json()]).toEqual([500, { error: 'Internal Server Error' }]);
+    expect(await (await fetch(`${url}/api/coded`)).json()).toEqual({ error: 'Verify your email', code: 'EMAIL_NOT_VERIFIED' });
+    const log = (f.logger as unknown as { lines: string[] }).lines.join('\n');
+    expect(log).toContain('secret internals');
+    expect(log).toContain('db exploded');
+  });
+});
+
+describe('after-request processors', () => {
+  it('see buffered bodies and may replace them; streams pass through unseen', async () => {
+    const f = app({ config: { FW_PROCESSING: false } });
+    const seen: Array<Pick<BufferedResponse, 'status' | 'body'>> = [];
+    f.processor((res) => {
+      seen.push({ status: res.status, body: res.body });
+      if (typeof res.body === 'string' && res.body.includes('replace me')) {
+        return { status: 200, body: 'replaced', type: 'text' };
+      }
+      return undefined;
+    });
+    f.app.get('buffered', '/buffered', () => 'hello');
+    f.app.get('replace', '/replace', () => 'please replace me');
+    f.app.get('stream', '/stream', () => Readable.from(['streamed ', 'body']));
+    const url = await start(f);
+    expect(await (await fetch(`${url}/buffered`)).text()).toBe('hello');
+    expect(await (await fetch(`${url}/replace`)).text()).toBe('replaced');
+    expect(await (await fetch(`${url}/stream`)).text()).toBe('streamed body');
+    expect(seen).toEqual([
+      { status: 200, body: 'hello' },
+      { status: 200, body: 'please replace me' },
+    ]);
+  });
+
+  it('a failing processor leaves the response as it was and is logged', async () => {
+    const f = app({ config: { FW_PROCESSING: false } });
+    f.processor(() => {
+      throw new Error('processor broke');
+    });
+    f.app.get('home', '/', () => 'fine');
+    const url = await start(f);
+    expect(await (await fetch(url)).text()).toBe('fine');
+    expect((f.logger as unknown as { lines: string[] }).lines.join('\n')).toContain('processor broke');
+  });
+});

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Additive } from '@fw/kernel';
+import { baseUrl, cleanupProjects, makeFluid, makeProject, start } from './helpers.js';
+
+afterAll(cleanupProjects);
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('mix() and close()', () => {
+  it('runs startup hooks once and shutdown hooks once', async () => {
+    const fluid = makeFluid();
+    const seen: string[] = [];
+    fluid.onStartup(() => void seen.push('startup'));
+    fluid.onShutdown(async () => void seen.push('shutdown'));
+    fluid.app.get('home', '/', () => 'ok');
+    await Promise.all([fluid.mix(), fluid.mix()]);
+    const url = await start(fluid);
+    expect(await (await fetch(url)).text()).toBe('ok');
+    await fluid.mix();
+    expect(seen).toEqual(['startup']);
+    await Promise.all([fluid.close(), fluid.close()]);
+    await fluid.close();
+    expect(seen).toEqual(['startup', 'shutdown']);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('runs the hooks under a foreign server: http.createServer(fluid.callback())', async () => {
+    const fluid = makeFluid();
+    const seen: string[] = [];
+    fluid.onStartup(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      seen.push('startup');
+    });
+    fluid.onShutdown(() => void seen.push('shutdown'));
+    fluid.app.get('home', '/', () => `started=${seen.includes('startup')}`);
+    const server: Server = createServer(fluid.callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    expect(seen).toEqual([]);
+    const [a, b] = await Promise.all([fetch(baseUrl(server)), fetch(baseUrl(server))]);
+    expect(await a.text()).toBe('started=true');
+    expect(await b.text()).toBe('started=true');
+    expect(seen).toEqual(['startup']);
+    await new Promise((r) => server.close(r));
+    await fluid.close();
+    expect(seen).toEqual(['startup', 'shutdown']);
+  });
+
+  it('does not run shutdown hooks for an app that never started', async () => {
+    const fluid = makeFluid();
+    let ran = false;
+    fluid.onShutdown(() => void (ran = true));
+    await fluid.close();
+    expect(ran).toBe(false);
+  });
+
+  it('runs beforeEnable before the Additive routes are mounted, then the startup hooks', async () => {
+    const root = makeProject();
+    const fluid = makeFluid();
+    const blog = new Additive('blog', { root });
+    const order: string[] = [];
+    blog.app.get('index', '/', () => 'blog');
+    blog.beforeEnable((app) => {
+      const mounted = app.koa.middleware.some((mw) => (mw as { router?: unknown }).router === blog.app.router);
+      order.push(`beforeEnable mounted=${mounted} mixed=${app.mixed}`);
+      blog.app.get('late', '/late', () => 'added in beforeEnable');
+    });
+    fluid.onStartup((app) => {
+      const mounted = app.koa.middleware.some((mw) => (mw as { router?: unknown }).router === blog.app.router);
+      order.push(`startup mounted=${mounted}`);
+    });
+    fluid.additive(blog);
+    const url = await start(fluid);
+    expect(order).toEqual(['beforeEnable mounted=false mixed=false', 'startup mounted=true']);
+    expect(await (await fetch(`${url}/blog/late`)).text()).toBe('added in beforeEnable');
+    await fluid.close();
+  });
+
+  it('answers 500 and logs when a startup hook fails', async () => {
+    const fluid = makeFluid();
+    fluid.onStartup(() => {
+      throw new Error('boom at startup');
+    });
+    const server = createServer(fluid.callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const res = await fetch(baseUrl(server));
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain('boom');
+    expect((fluid.logger as unknown as { lines: string[] }).lines.join('\n')).toContain('boom at startup');
+    await new Promise((r) => server.close(r));
+    await expect(fluid.listen(0)).rejects.toThrow();
+  });
+});
+
+describe('serve() in a child process', () => {
+  it('shuts down gracefully on SIGTERM: in-flight request finishes, shutdown hook runs, exit 0', async () => {
+    const root = makeProject();
+    const script = join(root, 'serve.mts');
+    writeFileSync(
+      script,
+      `import { Fluid, serve } from ${JSON.stringify(join(REPO, 'runtime-kernel/src/index.ts'))};
+const fluid = new Fluid({ root: ${JSON.stringify(root)} });
+fluid.app.get('slow', '/slow', async () => { await new Promise((r) => setTimeout(r, 400)); return 'slow done'; });
+fluid.onShutdown(() => { process.stdout.write('shutdown hook ran\\n'); });
+await serve(fluid, { port: 0, host: '127.0.0.1' });
+`,
+    );
+    // tsx (as `npx tsx` runs it) relays SIGTERM to the script and exits with its code.
+    const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['--tsconfig', join(REPO, 'test/tsconfig.json'), script], {
+      cwd: REPO,
+      env: { ...process.env, FW_LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed; stdout=${out} stderr=${err}`)), 30_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /serving at (http:\/\/\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+    });
+    const slow = fetch(`${url}/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('slow done');
+    expect(await exited).toBe(0);
+    expect(out).toContain('shutdown hook ran');
+  });
+});

@@ -1,0 +1,191 @@
+import { Readable } from 'node:stream';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Additive, Markup, type Fluid } from '@fw/kernel';
+import { cleanupProjects, makeFluid, makeProject, start } from './helpers.js';
+
+const open: Fluid[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((f) => f.close()));
+});
+afterAll(cleanupProjects);
+
+function app(): Fluid {
+  const f = makeFluid();
+  open.push(f);
+  return f;
+}
+
+function wsMessage(url: string, send?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('open', () => send !== undefined && socket.send(send));
+    socket.on('message', (data) => {
+      resolve(String(data));
+      socket.close();
+    });
+    socket.on('error', reject);
+    socket.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+}
+
+class Post {
+  constructor(readonly id: number, readonly title: string) {}
+  toJSON() {
+    return { id: this.id, title: this.title, kind: 'post' };
+  }
+}
+
+describe('app and api routers', () => {
+  it('turns returned values into bodies', async () => {
+    const f = app();
+    f.app.get('html', '/html', () => '<p>hi</p>');
+    f.app.get('text', '/text', () => 'plain words');
+    f.app.get('markup', '/markup', () => new Markup('<b>bold</b>'));
+    f.app.get('set', '/set', (ctx) => {
+      ctx.status = 201;
+      ctx.body = 'set directly';
+    });
+    f.app.get('stream', '/stream', () => Readable.from(['a', 'b']));
+    f.api.get('json', '/items/:id', (ctx) => ({ id: ctx.params.id }));
+    f.api.get('model', '/model', () => new Post(1, 'x'));
+    const url = await start(f);
+    let r = await fetch(`${url}/html`);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await r.text()).toBe('<p>hi</p>');
+    r = await fetch(`${url}/text`);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+    r = await fetch(`${url}/markup`);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await r.text()).toBe('<b>bold</b>');
+    r = await fetch(`${url}/set`);
+    expect([r.status, await r.text()]).toEqual([201, 'set directly']);
+    expect(await (await fetch(`${url}/stream`)).text()).toBe('ab');
+    expect(await (await fetch(`${url}/api/items/a%20b`)).json()).toEqual({ id: 'a b' });
+    expect(await (await fetch(`${url}/api/model`)).json()).toEqual({ id: 1, title: 'x', kind: 'post' });
+  });
+
+  it('routes every method, and answers 405 with Allow for a known path', async () => {
+    const f = app();
+    f.api.post('create', '/things', () => ({ did: 'post' }));
+    f.api.put('put', '/things/:id', () => ({ did: 'put' }));
+    f.api.patch('patch', '/things/:id/p', () => ({ did: 'patch' }));
+    f.api.delete('del', '/things/:id/d', () => ({ did: 'delete' }));
+    f.api.all('any', '/any', (ctx) => ({ did: ctx.method }));
+    const url = await start(f);
+    expect(await (await fetch(`${url}/api/things`, { method: 'POST' })).json()).toEqual({ did: 'post' });
+    expect(await (await fetch(`${url}/api/things/1`, { method: 'PUT' })).json()).toEqual({ did: 'put' });
+    expect(await (await fetch(`${url}/api/things/1/p`, { method: 'PATCH' })).json()).toEqual({ did: 'patch' });
+    expect(await (await fetch(`${url}/api/things/1/d`, { method: 'DELETE' })).json()).toEqual({ did: 'delete' });
+    expect(await (await fetch(`${url}/api/any`, { method: 'PATCH' })).json()).toEqual({ did: 'PATCH' });
+    const r = await fetch(`${url}/api/things`);
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toContain('POST');
+    expect(await r.json()).toEqual({ error: 'Method Not Allowed' });
+  });
+
+  it('rejects bad route definitions with clear errors', () => {
+    const f = app();
+    f.app.get('home', '/', () => 'x');
+    expect(() => f.app.get('home', '/again', () => 'x')).toThrow(/route name 'home' is already used/);
+    expect(() => f.api.get('home', '/x', () => 'x')).toThrow(/Route name 'home' is already used by [A-Z,]+ \/ \(app\)/);
+    expect(() => f.app.get('bad', 'nope', () => 'x')).toThrow(/path must be a string starting with '\/'/);
+    expect(() => f.app.get('none', '/none')).toThrow(/no handler given/);
+    expect(() => new Additive('api', { root: makeProject() })).toThrow(/reserved/);
+    expect(() => new Additive('Bad/Name', { root: makeProject() })).toThrow(/invalid/);
+  });
+});
+
+describe('Additives', () => {
+  it('mounts api at /api/<name>, app at /<name>, ws at /ws/<name>, with prefixed route names', async () => {
+    const f = app();
+    const blog = new Additive('blog', { root: makeProject() });
+    blog.app.get('index', '/', () => 'blog home');
+    blog.api.get('posts', '/posts', () => [{ id: 1 }]);
+    blog.ws.route('live', '/live', (socket) => socket.send('blog live'));
+    f.additive(blog);
+    const url = await start(f);
+    expect(await (await fetch(`${url}/blog`)).text()).toBe('blog home');
+    expect(await (await fetch(`${url}/api/blog/posts`)).json()).toEqual([{ id: 1 }]);
+    expect(await wsMessage(`${url.replace('http', 'ws')}/ws/blog/live`)).toBe('blog live');
+    expect(f.urlFor('blog.posts')).toBe('/api/blog/posts');
+    expect(f.urlFor('blog.live')).toBe('/ws/blog/live');
+    expect(() => f.additive(new Additive('blog', { root: makeProject() }))).toThrow(/already registered/);
+  });
+});
+
+describe('request hooks', () => {
+  it("gives the app's afterRequest the real response, and lets beforeRequest answer early", async () => {
+    const f = app();
+    const seen: string[] = [];
+    f.beforeRequest((ctx) => (ctx.path === '/blocked' ? { blocked: true } : undefined));
+    f.afterRequest((response, ctx) => {
+      seen.push(`${ctx.path} ${response.status} ${typeof response.body === 'string' ? response.body : JSON.stringify(response.body)}`);
+      response.set('X-After', 'yes');
+    });
+    f.app.get('home', '/', () => 'home page');
+    f.app.get('blocked', '/blocked', () => 'never');
+    const url = await start(f);
+    const r = await fetch(url);
+    expect(r.headers.get('x-after')).toBe('yes');
+    expect(await (await fetch(`${url}/blocked`)).json()).toEqual({ blocked: true });
+    expect(seen).toEqual(['/ 200 home page', '/blocked 200 {"blocked":true}']);
+  });
+
+  it("gives an Additive's afterRequest the returned value (object, model, string) and uses its replacement", async () => {
+    const f = app();
+    const blog = new Additive('blog', { root: makeProject() });
+    const received: unknown[] = [];
+    blog.afterRequest((value) => {
+      received.push(value);
+      if (value instanceof Post) return { wrapped: value.title };
+      if (typeof value === 'string') return value.toUpperCase();
+      return undefined;
+    });
+    blog.api.get('obj', '/obj', () => ({ a: 1 }));
+    blog.api.get('model', '/model', () => new Post(7, 'seven'));
+    blog.app.get('str', '/str', () => 'shout');
+    f.additive(blog);
+    const url = await start(f);
+    expect(await (await fetch(`${url}/api/blog/obj`)).json()).toEqual({ a: 1 });
+    expect(await (await fetch(`${url}/api/blog/model`)).json()).toEqual({ wrapped: 'seven' });
+    expect(await (await fetch(`${url}/blog/str`)).text()).toBe('SHOUT');
+    expect(received[0]).toEqual({ a: 1 });
+    expect(received[1]).toBeInstanceOf(Post);
+    expect(received[2]).toBe('shout');
+  });
+
+  it("applies an Additive's hooks to its api and app routes only: not to ws, not to the app", async () => {
+    const f = app();
+    const blog = new Additive('blog', { root: makeProject() });
+    const calls: string[] = [];
+    blog.beforeRequest((ctx) => {
+      calls.push(`before ${ctx.path}`);
+      if (ctx.get('x-deny')) return { denied: true };
+      return undefined;
+    });
+    blog.afterRequest(() => void calls.push('after'));
+    blog.app.get('page', '/page', () => 'page');
+    blog.ws.route('sock', '/sock', (socket, ctx) => socket.send(`sock ${ctx.path}`));
+    f.app.get('home', '/', () => 'home');
+    f.additive(blog);
+    const url = await start(f);
+    expect(await (await fetch(`${url}/blog/page`)).text()).toBe('page');
+    expect(await (await fetch(`${url}/blog/page`, { headers: { 'x-deny': '1' } })).json()).toEqual({ denied: true });
+    expect(await (await fetch(url)).text()).toBe('home');
+    expect(await wsMessage(`${url.replace('http', 'ws')}/ws/blog/sock`)).toBe('sock /ws/blog/sock');
+    expect(calls).toEqual(['before /blog/page', 'after', 'before /blog/page']);
+  });
+});
+
+describe('websocket routes', () => {
+  it('serves app sockets under /ws with params, and refuses unknown socket paths', async () => {
+    const f = app();
+    f.ws.route('echo', '/echo/:room', (socket, ctx) => {
+      socket.on('message', (data) => socket.send(`${ctx.params.room}:${String(data)}`));
+    });
+    const url = (await start(f)).replace('http', 'ws');
+    expect(await wsMessage(`${url}/ws/echo/lobby`, 'hello')).toBe('lobby:hello');
+    await expect(wsMessage(`${url}/ws/nothing`)).rejects.toThrow(/HTTP 404/);
+  });
+});
