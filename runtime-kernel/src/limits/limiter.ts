@@ -117,13 +117,13 @@ export function exempt(): Koa.Middleware {
  * Route-level middleware applying `RATELIMIT_DEFAULT` unless a `limit()` or `exempt()` already
  * ran for this request. `withDefaultLimit` puts it in front of unmarked routes.
  */
-export const applyDefaultLimit: Koa.Middleware = async (ctx, next) => {
+export const applyDefaultLimit: Koa.Middleware = (ctx, next) => {
   const state = requestLimits(ctx, 'applyDefaultLimit');
-  if (!state.decided && state.runtime.enabled && state.runtime.defaults) {
-    state.decided = true;
-    await enforce(ctx, state.runtime, state.runtime.defaults, 'default', undefined);
-  }
-  return next();
+  const defaults = state.runtime.defaults;
+  // Synchronous when there is nothing to count: this sits in front of most routes.
+  if (state.decided || !state.runtime.enabled || !defaults) return next();
+  state.decided = true;
+  return enforce(ctx, state.runtime, defaults, 'default', undefined).then(next);
 };
 
 /** How `handler` takes part in rate limiting, if it was made by `limit()` or `exempt()`. */
