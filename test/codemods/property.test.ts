@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { registerAdditive, registerHook, registerRoute, unregisterAdditive, type CodemodResult } from '../../generators/src/codemods/index.js';
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random but valid fluid/app.ts in one of the styles users write. */
+function randomApp(rand: () => number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const q = pick(["'", '"']);
+  const semi = pick([';', '']);
+  const lines = [
+    ...(rand() < 0.5 ? ['// header comment', ''] : []),
+    `import { Fluid } from ${q}@fw/kernel${q}${semi}`,
+    ...(rand() < 0.5 ? [`import { helper } from ${q}./helper.js${q}${semi}`] : []),
+    '',
+    pick([
+      `export const fluid = new Fluid({ root: new URL(${q}..${q}, import.meta.url) })${semi}`,
+      `const fluid = new Fluid({\n    root: new URL(${q}..${q}, import.meta.url),\n})${semi}  // trailing`,
+      `export const fluid = new Fluid({ root: ${q}.${q} }) as Fluid${semi}`,
+    ]),
+    ...(rand() < 0.5 ? [`fluid.app.get(${q}home${q}, ${q}/${q}, () => ${q}hi${q})${semi}`] : []),
+    ...(rand() < 0.3 ? [`fluid.onStartup(async () => {})${semi}`] : []),
+    `export default fluid${semi}`,
+  ];
+  const text = `${lines.join('\n')}${rand() < 0.8 ? '\n' : ''}`;
+  return rand() < 0.25 ? text.replaceAll('\n', '\r\n') : text;
+}
+
+const isSubsequence = (small: string[], big: string[]): boolean => {
+  let i = 0;
+  for (const line of big) if (line === small[i]) i++;
+  return i === small.length;
+};
+const lines = (t: string): string[] => t.split(/\r?\n/);
+
+describe('codemods over random files and sequences', () => {
+  it('are idempotent, only add lines, and unregister restores the original (120 seeds)', async () => {
+    for (let seed = 1; seed <= 120; seed++) {
+      const rand = prng(seed);
+      const original = randomApp(rand);
+      let text = original;
+      const ops: Array<(t: string) => Promise<CodemodResult>> = [];
+      const names = ['blog', 'shop', 'blog-posts', 'auth'].filter(() => rand() < 0.6);
+      for (const n of names) ops.push((t) => registerAdditive({ path: 'fluid/app.ts', text: t }, n));
+      if (rand() < 0.5) ops.push((t) => registerRoute({ path: 'fluid/app.ts', text: t }, { method: 'get', name: 'about', path: '/about', handler: 'about', from: './routes.js' }));
+      if (rand() < 0.5) ops.push((t) => registerHook({ path: 'fluid/app.ts', text: t }, { hook: 'onStartup', handler: 'warm', from: './helper.js' }));
+      for (const op of ops.sort(() => rand() - 0.5)) {
+        const before = text;
+        const first = await op(text);
+        const second = await op(first.text);
+        expect(second, `seed ${seed}: second run changes nothing`).toEqual({ changed: false, text: first.text });
+        // The only in-line edit allowed is a name added to an existing `{ ... }` import.
+        const withoutAddedNames = first.text.replace('{ helper, warm }', '{ helper }');
+        expect(isSubsequence(lines(before.replace('{ helper, warm }', '{ helper }')), lines(withoutAddedNames)), `seed ${seed}: nothing removed or reprinted`).toBe(true);
+        expect(first.text.includes('\r\n'), `seed ${seed}: line endings kept`).toBe(before.includes('\r\n'));
+        text = first.text;
+      }
+      let undone = text;
+      for (const n of names) undone = (await unregisterAdditive({ path: 'fluid/app.ts', text: undone }, n)).text;
+      const onlyOthers = ops.length === names.length;
+      if (onlyOthers) expect(undone, `seed ${seed}: unregistering every additive restores the file`).toBe(original);
+      for (const n of names) expect(undone).not.toMatch(new RegExp(`additives/${n}/`));
+    }
+  });
+});
