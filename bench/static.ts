@@ -5,7 +5,7 @@
  *
  * Both servers run in this process on 127.0.0.1 next to autocannon, so absolute figures are
  * lower than on a dedicated machine; the ratio is the number to watch. Each case is measured
- * twice in alternating order after a warm-up, and the better run of each is reported.
+ * three times in alternating order after a warm-up, and the best run of each is reported.
  * koa-static is mounted at `/` (it has no prefix option); serveStatic at `/static`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,7 +64,7 @@ for (const c of cases) {
   await run(c.base, 1);
   const fwRuns: Run[] = [];
   const baseRuns: Run[] = [];
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < 3; round++) {
     if (round % 2 === 0) {
       fwRuns.push(await run(c.fw, duration));
       baseRuns.push(await run(c.base, duration));
@@ -87,7 +87,7 @@ for (const c of cases) {
   });
 }
 
-console.log(`\nStatic files, ${connections} connections, ${duration} s per run (best of 2), node ${process.version}\n`);
+console.log(`\nStatic files, ${connections} connections, ${duration} s per run (best of 3), node ${process.version}\n`);
 console.table(rows);
 
 fw.server.close();
