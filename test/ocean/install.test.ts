@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Additive, Fluid } from '@fw/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   installAdditives,
@@ -16,15 +14,19 @@ import { serve, type TestServer } from './http.ts';
 import { TestNpmRegistry } from './npm-registry.ts';
 import { treeOf } from './tree.ts';
 
-const additiveSource = (name: string, pkg: string, version: string): string => `// An fw Additive package: the app passes its own kernel's Additive class.
-export const manifest = { name: ${JSON.stringify(name)}, version: ${JSON.stringify(version)} };
+const additiveSource = (name: string, pkg: string, version: string): string => `// An fw Additive package: its default export is an Additive of the app's own kernel.
+import { Additive } from '@fw/kernel';
 
-export default function createAdditive({ Additive }) {
-  const additive = new Additive(${JSON.stringify(name)}, { root: new URL('.', import.meta.url) });
-  additive.app.get('index', '/', () => 'hello from ${pkg} ${version}');
-  return additive;
-}
+const additive = new Additive(${JSON.stringify(name)}, { root: new URL('.', import.meta.url) });
+additive.app.get('index', '/', () => 'hello from ${pkg} ${version}');
+export default additive;
 `;
+
+/** The kernel is a peer: the app provides it (npm must not fetch it from the registry). */
+const KERNEL_PEER = {
+  peerDependencies: { '@fw/kernel': '*' },
+  peerDependenciesMeta: { '@fw/kernel': { optional: true } },
+};
 
 /** The Ocean index served on its own port; the packages come from the npm registry. */
 const OCEAN: OceanIndex = {
@@ -54,6 +56,7 @@ beforeAll(async () => {
       name: 'fw-additive-hello',
       version,
       dependencies: { 'fw-shared': '^1.0.0' },
+      extra: KERNEL_PEER,
       source: additiveSource('hello', 'fw-additive-hello', version),
     });
   }
@@ -62,6 +65,7 @@ beforeAll(async () => {
     name: '@fwtest/additive-greet',
     version: '1.0.0',
     dependencies: { 'fw-shared': '^1.1.0' },
+    extra: KERNEL_PEER,
     source: additiveSource('greet', '@fwtest/additive-greet', '1.0.0'),
   });
   ocean = await serve((_req, res) => {
@@ -211,27 +215,6 @@ describe('oceanInstall: index on one port, packages from the npm registry on ano
       '@fwtest/additive-greet': '1.0.0',
       'fw-additive-hello': '1.1.0-rc.1',
     });
-  });
-
-  it('the installed Additive boots in a kernel app and serves its route', async () => {
-    const root = await newProject();
-    const [installed] = await oceanInstall(['hello'], { projectRoot: root, env, registry: npmRegistry.url, print: () => undefined });
-    expect(installed?.spec).toBe('fw-additive-hello@1.0.0');
-    // What the registration codemod writes into fluid/app.ts: import the package, fluid.additive(...).
-    const module = (await import(pathToFileURL(join(root, 'node_modules/fw-additive-hello/index.js')).href)) as {
-      default: (kernel: { Additive: typeof Additive }) => Additive;
-    };
-    const fluid = new Fluid({ root, env: { SECRET_KEY: 'ocean-test-secret-key-0123456789abcdef' } });
-    fluid.additive(module.default({ Additive }));
-    const server = await fluid.listen(0, '127.0.0.1');
-    try {
-      const { port } = server.address() as { port: number };
-      const response = await fetch(`http://127.0.0.1:${port}/hello/`);
-      expect(response.status).toBe(200);
-      expect(await response.text()).toBe('hello from fw-additive-hello 1.0.0');
-    } finally {
-      await fluid.close();
-    }
   });
 
   it('an unknown id fails before npm runs, and the project is untouched', async () => {

@@ -15,6 +15,8 @@ export interface PackageSpec {
   dependencies?: Record<string, string>;
   /** Contents of index.js (an ES module). */
   source: string;
+  /** More package.json fields (e.g. peerDependencies), also served in the packument. */
+  extra?: Record<string, unknown>;
 }
 
 interface Published {
@@ -59,6 +61,7 @@ export class TestNpmRegistry {
       main: 'index.js',
       exports: { '.': './index.js' },
       dependencies: spec.dependencies ?? {},
+      ...spec.extra,
     };
     await writeFile(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
     await writeFile(join(dir, 'index.js'), spec.source);
@@ -103,6 +106,7 @@ export class TestNpmRegistry {
           name: spec.name,
           version: spec.version,
           dependencies: spec.dependencies ?? {},
+          ...spec.extra,
           dist: {
             tarball: `${this.server.base}/tarballs/${file}`,
             integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,

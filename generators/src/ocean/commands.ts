@@ -24,6 +24,8 @@ export interface OceanInstallContext extends OceanCommandContext {
   npm?: string;
   /** npm registry override (default: npm's own configuration, e.g. `npm_config_registry`). */
   registry?: string;
+  /** More project-relative files `register` writes, restored on rollback (see {@link installAdditives}). */
+  protect?: readonly string[];
 }
 
 /**
@@ -64,6 +66,7 @@ export async function oceanInstall(argv: readonly string[], ctx: OceanInstallCon
     ...(ctx.registry === undefined ? {} : { registry: ctx.registry }),
     ...(ctx.env === undefined ? {} : { env: ctx.env }),
     ...(ctx.register === undefined ? {} : { register: ctx.register }),
+    ...(ctx.protect === undefined ? {} : { protect: ctx.protect }),
   });
   print(installed.map((i) => `installed ${i.id} (${i.spec})\n`).join(''));
   return installed;

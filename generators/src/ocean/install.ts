@@ -29,14 +29,19 @@ export interface InstallAdditivesOptions {
    * after npm succeeded; if it throws, the install is rolled back.
    */
   register?: (installed: InstalledAdditive[]) => Promise<void>;
+  /**
+   * More project-relative files `register` may write, restored on rollback besides package.json,
+   * the lockfiles, fw.json and fluid/app.ts.
+   */
+  protect?: readonly string[];
 }
 
 /**
  * Installs resolved Additives with `npm install --save-exact <package>@<version>...` and then
  * calls `register`. All or nothing: on ANY failure (npm exits non-zero, an installed version
- * is not the one asked for, or `register` throws) package.json, package-lock.json, fw.json and
- * node_modules are put back exactly as they were, and an {@link OceanError} explains what
- * failed. Returns the installed Additives.
+ * is not the one asked for, or `register` throws) package.json, the lockfiles, fw.json,
+ * fluid/app.ts, the `protect` files and node_modules are put back exactly as they were, and an
+ * {@link OceanError} explains what failed. Returns the installed Additives.
  */
 export async function installAdditives(options: InstallAdditivesOptions): Promise<InstalledAdditive[]> {
   const root = resolve(options.projectRoot);
@@ -45,7 +50,7 @@ export async function installAdditives(options: InstallAdditivesOptions): Promis
   if (manifest === null) throw new OceanError(`no package.json in ${root}: fw ocean install runs in a project`);
 
   const specs = options.resolved.map((r) => r.spec);
-  const snapshot = await takeSnapshot(root);
+  const snapshot = await takeSnapshot(root, options.protect ?? []);
   try {
     await runNpm(options, root, ['install', '--save-exact', ...specs]);
     const installed = await checkInstalled(root, options.resolved);

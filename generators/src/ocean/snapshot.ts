@@ -1,13 +1,17 @@
 import { lstat, mkdir, readdir, readFile, readlink, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
-/** Project files an install may change, restored byte for byte on rollback. */
+/**
+ * Project files an install may change — npm's manifests and lockfiles, and what registration
+ * writes (`fw.json`, `fluid/app.ts`) — restored byte for byte on rollback.
+ */
 export const PROTECTED_FILES: readonly string[] = [
   'package.json',
   'package-lock.json',
   'npm-shrinkwrap.json',
-  'fw.json',
   'node_modules/.package-lock.json',
+  'fw.json',
+  'fluid/app.ts',
 ];
 
 /**
@@ -23,10 +27,10 @@ export interface ProjectSnapshot {
   bins: Map<string, string>;
 }
 
-/** Takes a {@link ProjectSnapshot} of `root`. */
-export async function takeSnapshot(root: string): Promise<ProjectSnapshot> {
+/** Takes a {@link ProjectSnapshot} of `root`, protecting {@link PROTECTED_FILES} and `extra` (project-relative). */
+export async function takeSnapshot(root: string, extra: readonly string[] = []): Promise<ProjectSnapshot> {
   const files = new Map<string, Buffer | null>();
-  for (const file of PROTECTED_FILES) files.set(file, await readOptional(join(root, file)));
+  for (const file of [...PROTECTED_FILES, ...extra]) files.set(file, await readOptional(join(root, file)));
   const nodeModules = await exists(join(root, 'node_modules'));
   return { root, files, nodeModules, packages: await listPackages(root), bins: await listBins(root) };
 }
