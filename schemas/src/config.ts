@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CONFIG_ALIASES, mapAliases } from './aliases.js';
 import { coerceConfigValues } from './config-coerce.js';
-import { CONFIG_KEYS, configShape } from './config-keys.js';
+import { CONFIG_KEYS, configShape, type KnownConfigKey } from './config-keys.js';
 import {
   ConfigValidationError,
   expectedText,
@@ -21,8 +21,6 @@ export type KnownConfig = z.output<z.ZodObject<typeof configShape>>;
 /** The runtime config the kernel reads: the known keys, plus app-defined UPPERCASE keys (strings). */
 export type Config = KnownConfig & { readonly [key: string]: unknown };
 
-/** Any subset of the config, as written in `fw.json` `config` or an app `.ini` file (after coercion). */
-export type PartialConfig = Partial<z.input<z.ZodObject<typeof configShape>>> & { readonly [key: string]: unknown };
 
 const knownKeys = new Set<string>(CONFIG_KEYS);
 
@@ -96,6 +94,7 @@ function withoutDefault(schema: AnySchema): AnySchema {
   return schema instanceof z.ZodDefault ? (schema.unwrap() as AnySchema) : schema;
 }
 
+/** The key's schema made optional, its default kept only as documentation (for editors). */
 function optionalWithoutDefault(schema: AnySchema): AnySchema {
   const meta: Record<string, unknown> = {};
   if (schema.description !== undefined) meta.description = schema.description;
@@ -103,25 +102,35 @@ function optionalWithoutDefault(schema: AnySchema): AnySchema {
   return withoutDefault(schema).optional().meta(meta);
 }
 
-const partialShape: Record<string, AnySchema> = {};
-for (const key of CONFIG_KEYS) partialShape[key] = optionalWithoutDefault(configShape[key]);
-for (const [alias, canonical] of Object.entries(CONFIG_ALIASES)) {
-  partialShape[alias] = withoutDefault(configShape[canonical])
-    .optional()
-    .meta({ description: `Deprecated: the reference's name for ${canonical}; use ${canonical}.`, deprecated: true });
+/** Every known key (optional, no default) and every alias, typed by the input of its key. */
+type PartialShape = { [K in KnownConfigKey]: z.ZodOptional<z.ZodType<z.input<(typeof configShape)[K]>>> };
+
+function buildPartialShape(): PartialShape {
+  const shape: Record<string, AnySchema> = {};
+  for (const key of CONFIG_KEYS) shape[key] = optionalWithoutDefault(configShape[key]);
+  for (const [alias, canonical] of Object.entries(CONFIG_ALIASES)) {
+    shape[alias] = withoutDefault(configShape[canonical])
+      .optional()
+      .meta({ description: `Deprecated: the reference's name for ${canonical}; use ${canonical}.`, deprecated: true });
+  }
+  // Each entry above is `optional(<the key's own schema>)`, which is what PartialShape states.
+  return shape as PartialShape;
 }
 
 /**
  * A subset of the runtime config without defaults: the `config` object of `fw.json` and the keys
  * of `app_configs/<app>.ini` (after coercion). The reference's alias names are accepted.
  */
-export const partialConfigSchema: z.ZodType<PartialConfig> = z
-  .looseObject(partialShape)
+export const partialConfigSchema = z
+  .looseObject(buildPartialShape())
   .superRefine((value, ctx) => checkExtraKeys(value, ctx, true), { when: (payload) => isRecord(payload.value) })
   .meta({
     description: 'fw runtime config keys (UPPERCASE). App-defined UPPERCASE keys are allowed and kept as strings.',
     propertyNames: { pattern: CONFIG_KEY_NAME.source },
-  }) as unknown as z.ZodType<PartialConfig>;
+  });
+
+/** Any subset of the config, as written in `fw.json` `config` or an app `.ini` file (after coercion). */
+export type PartialConfig = z.output<typeof partialConfigSchema>;
 
 /** The keys allowed in `app_configs/<app>.ini`: every known key and its reference alias (plus any app-defined UPPERCASE key). */
 export const APP_INI_KEYS: readonly string[] = Object.freeze([...CONFIG_KEYS, ...Object.keys(CONFIG_ALIASES)]);
