@@ -88,6 +88,21 @@ describe('rate limits through Fluid', () => {
   });
 });
 
+describe('proxy settings from app_configs/<app>.ini', () => {
+  it('believes X-Forwarded-For from a trusted peer (PROXY_FIX with a comma list in the ini)', async () => {
+    const fluid = makeFluid({ ini: 'SECRET_KEY = s\nPROXY_FIX = true\nPROXY_TRUSTED_HOSTS = 127.0.0.1/8, ::1\n' });
+    expect(fluid.config.PROXY_TRUSTED_HOSTS).toEqual(['127.0.0.1/8', '::1']);
+    fluid.app.get('who', '/who', limit('1/minute'), (ctx) => ctx.clientAddress);
+    const url = await listen(fluid);
+    const one = await fetch(`${url}/who`, { headers: { 'x-forwarded-for': '6.6.6.6, 203.0.113.8' } });
+    expect(await one.text()).toBe('203.0.113.8');
+    // another forwarded client has its own counter; the same one is refused
+    expect((await fetch(`${url}/who`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
+    const again = await fetch(`${url}/who`, { headers: { 'x-forwarded-for': '1.2.3.4, 203.0.113.8', accept: 'application/json' } });
+    expect(again.status).toBe(429);
+  });
+});
+
 describe('static files through Fluid', () => {
   it('serves /static, /<additive>/static and /fluid/static safely, with the app 404 on a miss', async () => {
     const fluid = makeFluid({ files: { 'fluid/static/app.css': 'body{}', '.env': 'PROJECT-SECRET' } });
