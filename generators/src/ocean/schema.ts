@@ -7,6 +7,22 @@ const NPM_NAME = /^(?:@[a-z0-9-*~][a-z0-9-*._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 /** An Additive id: lower-case letters, digits and hyphens, starting with a letter. */
 export const ADDITIVE_ID = /^[a-z][a-z0-9-]*$/;
 
+const validVersions = new Map<string, boolean>();
+
+/**
+ * True when `v` is a full semver version written canonically. Memoised (an index repeats the same
+ * version strings across thousands of Additives, and semver parsing dominates validation).
+ */
+function isFullSemver(v: string): boolean {
+  let valid = validVersions.get(v);
+  if (valid === undefined) {
+    valid = semver.valid(v) === v;
+    if (validVersions.size >= 10_000) validVersions.clear();
+    validVersions.set(v, valid);
+  }
+  return valid;
+}
+
 /** Largest bundle id: bundle ids print as six zero-padded digits. */
 export const MAX_BUNDLE_ID = 999_999;
 
@@ -17,7 +33,7 @@ export const OceanAdditiveSchema = z.strictObject({
   description: z.string(),
   versions: z
     .array(
-      z.string().refine((v) => semver.valid(v) === v, {
+      z.string().refine(isFullSemver, {
         message: 'must be a full semver version such as 1.2.0 or 1.2.0-rc.1',
       }),
     )

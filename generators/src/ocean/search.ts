@@ -48,6 +48,8 @@ export function searchIndex(index: OceanIndex, term?: string): SearchResult {
     .filter((b) => hit(b.name, b.description, formatBundleId(b.id), String(b.id)) || b.members.some((m) => matching.has(m)))
     .sort((x, y) => x.id - y.id)
     .map<BundleRow>((b) => ({ kind: 'bundle', bundleId: b.id, name: b.name, members: [...b.members], description: b.description ?? '' }));
+  const bundlesOf = new Map<string, number[]>();
+  for (const b of index.bundles) for (const m of b.members) bundlesOf.set(m, [...(bundlesOf.get(m) ?? []), b.id]);
   const additives = index.additives
     .filter((a) => matching.has(a.id))
     .sort((x, y) => x.id.localeCompare(y.id))
@@ -56,7 +58,7 @@ export function searchIndex(index: OceanIndex, term?: string): SearchResult {
       const latest = stable ?? pickFrom(a.versions, 'pre') ?? '';
       return {
         kind: 'additive',
-        bundleIds: index.bundles.filter((b) => b.members.includes(a.id)).map((b) => b.id).sort((x, y) => x - y),
+        bundleIds: [...(bundlesOf.get(a.id) ?? [])].sort((x, y) => x - y),
         id: a.id,
         package: a.package,
         latest,
