@@ -74,6 +74,23 @@ async function readBase(root: string, hash: string): Promise<Buffer | undefined>
   }
 }
 
+/** How many paths are read at once: enough to overlap file-system latency, few enough to stay under open-file limits. */
+const READ_CONCURRENCY = 32;
+
+/** Maps `items` with at most `limit` calls in flight; results keep the input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 function checkPath(p: string, where: string): string {
   const normal = normalizeProjectPath(p);
   if (normal !== p) throw new RecordError(`${where}: path "${p}" is not normalised (expected "${normal}")`);
@@ -97,23 +114,22 @@ export async function planRegeneration(options: PlanRegenerationOptions): Promis
   for (const [p, entry] of Object.entries(files)) if (owns(entry.generator)) paths.add(checkPath(p, '.fw/record.json'));
   for (const p of options.rendered.keys()) paths.add(checkPath(p, 'rendered files'));
 
-  const items: RegenItem[] = [];
-  for (const p of [...paths].sort()) {
+  const sorted = [...paths].sort();
+  const items = await mapLimit(sorted, READ_CONCURRENCY, async (p): Promise<RegenItem> => {
     const entry = files[p];
     const raw = options.rendered.get(p);
     const rendered: RenderedFile | undefined = raw === undefined ? undefined : Buffer.isBuffer(raw) ? { content: raw } : raw;
-    const base = entry ? await readBase(root, entry.sha256) : undefined;
-    const disk = await readDisk(root, realRoot, p);
+    const [base, disk] = await Promise.all([entry ? readBase(root, entry.sha256) : undefined, readDisk(root, realRoot, p)]);
     const c = classify({ path: p, recorded: entry !== undefined, base, disk, theirs: rendered?.content });
     if (c.sidecar) {
       const existing = await readDisk(root, realRoot, p + SIDECAR_SUFFIX);
       if (existing?.equals(c.sidecar)) delete c.sidecar;
     }
-    items.push({
+    return {
       ...c,
       mode: rendered?.mode ?? (entry ? parseMode(entry.mode) : FILE_MODE),
       generator: rendered?.generator ?? entry?.generator ?? options.generatorId,
-    });
-  }
+    };
+  });
   return { root, generatorId: options.generatorId, items };
 }
