@@ -128,6 +128,7 @@ describe('registry errors name the URL and what was wrong', () => {
     ['bundle id too large', { additives: INDEX.additives, bundles: [{ id: 1_000_000, name: 'x', members: ['alpha'] }] }, /bundles\[0\]\.id: /],
     ['unknown member', { additives: INDEX.additives, bundles: [{ id: 1, name: 'x', members: ['alpha', 'ghost'] }] }, /bundles\[0\]\.members\[1\]: "ghost" is not an Additive id listed in "additives"/],
     ['duplicate id', { additives: [INDEX.additives[0], INDEX.additives[0]] }, /additives\[1\]\.id: duplicate Additive id "alpha"/],
+    ['shared package', { additives: [INDEX.additives[0], { ...INDEX.additives[2], package: 'fw-additive-alpha' }] }, /additives\[1\]\.package: package "fw-additive-alpha" is already the package of Additive "alpha"/],
     ['duplicate bundle', { additives: INDEX.additives, bundles: [INDEX.bundles[0], INDEX.bundles[0]] }, /bundles\[1\]\.id: duplicate bundle id 42/],
     ['unknown key', { additives: [{ ...INDEX.additives[0], version: '1.0.0' }] }, /additives\[0\]: .*version/],
     ['no versions', { additives: [{ ...INDEX.additives[0], versions: [] }] }, /additives\[0\]\.versions: must list at least one version/],

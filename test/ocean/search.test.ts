@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatSearchTable, oceanSearch, search, searchIndex } from '../../generators/src/ocean/index.ts';
+import { formatSearchTable, oceanInstall, oceanSearch, search, searchIndex } from '../../generators/src/ocean/index.ts';
 import { INDEX } from './fixtures.ts';
 import { serve, type TestServer } from './http.ts';
 
@@ -107,5 +107,21 @@ describe('search over HTTP and the fw ocean search command', () => {
     await oceanSearch([], { projectRoot: root, env: {}, print: (t) => (out += t) });
     expect(out).toMatch(/^000042  starter/m);
     expect(out).toMatch(/^000001 {2}accounts/m);
+  });
+});
+
+describe('--help', () => {
+  it('oceanSearch --help prints the usage and loads nothing', async () => {
+    let out = '';
+    const result = await oceanSearch(['--help'], { projectRoot: '/nonexistent', env: { FW_OCEAN_URL: 'http://127.0.0.1:9/' }, print: (t) => (out += t) });
+    expect(result).toBeUndefined();
+    expect(out).toMatch(/^Usage: fw ocean search \[term\]/);
+  });
+
+  it('oceanInstall --help prints the usage and installs nothing', async () => {
+    let out = '';
+    const result = await oceanInstall(['-h'], { projectRoot: '/nonexistent', env: { FW_OCEAN_URL: 'http://127.0.0.1:9/' }, print: (t) => (out += t) });
+    expect(result).toEqual([]);
+    expect(out).toMatch(/^Usage: fw ocean install <id\[==version\]>\.\.\. \[-b\|--bundle <id>\]\.\.\. \[-p\|--pre\] \[-ps\|--prefer-stable\]/);
   });
 });

@@ -50,8 +50,9 @@ export const OceanBundleSchema = z.strictObject({
 });
 
 /**
- * The Ocean index document. Besides the shape, it checks what a shape cannot: Additive and
- * bundle ids are unique, versions are not repeated, and every bundle member is a listed Additive.
+ * The Ocean index document. Besides the shape, it checks what a shape cannot: Additive ids,
+ * their npm packages and bundle ids are unique, versions are not repeated, and every bundle
+ * member is a listed Additive.
  */
 export const OceanIndexSchema = z
   .object({
@@ -64,11 +65,21 @@ export const OceanIndexSchema = z
   .strict()
   .superRefine((index, ctx) => {
     const ids = new Set<string>();
+    const packages = new Map<string, string>();
     index.additives.forEach((additive, i) => {
       if (ids.has(additive.id)) {
         ctx.addIssue({ code: 'custom', path: ['additives', i, 'id'], message: `duplicate Additive id "${additive.id}"` });
       }
       ids.add(additive.id);
+      const owner = packages.get(additive.package);
+      if (owner !== undefined && owner !== additive.id) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['additives', i, 'package'],
+          message: `package "${additive.package}" is already the package of Additive "${owner}"`,
+        });
+      }
+      packages.set(additive.package, additive.id);
       const seen = new Set<string>();
       additive.versions.forEach((version, j) => {
         if (seen.has(version)) {
