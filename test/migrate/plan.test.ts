@@ -24,6 +24,7 @@ describe('migrateCommandPlan', () => {
         env: { DATABASE_URL_REPORTS: 'postgresql://r:pw@127.0.0.1:5432/rep' },
         cwd: root,
         interactive: false,
+        trial: { url: 'postgresql://r:pw@127.0.0.1:5432/rep', migrations: '/srv/app/prisma/reports/migrations' },
       },
     ]);
   });

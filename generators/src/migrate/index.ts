@@ -6,5 +6,7 @@
 export { MigrateError } from './errors.js';
 export { MIGRATE_ACTIONS, migrateCommandPlan, type MigrateAction, type MigrateCommandOptions, type PrismaInvocation } from './plan.js';
 export { migrateLayout, renderMigrateEnvironment, type MigrateEnvironmentOptions, type MigrateLayout } from './render.js';
+export { snapshotSqlite, type SqliteSnapshot } from './snapshot.js';
+export { trialRunPostgres, type PostgresTrial } from './trial.js';
 export { findPrismaBinary, runPrisma, runPrismaAll, type PrismaResult } from './run.js';
 export { bindEnvVar, bindProvider, prismaUrl, sqliteFallbackUrl, type BindProvider } from './urls.js';

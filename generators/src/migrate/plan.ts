@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { MigrateError } from './errors.js';
+import type { PostgresTrial } from './trial.js';
 import { bindEnvVar, prismaUrl, sqliteFile } from './urls.js';
 
 /** The `fw migrate` actions that pass through to the Prisma CLI. */
@@ -45,6 +46,11 @@ export interface PrismaInvocation {
    * and restores if Prisma fails, so a failed migration leaves the database untouched.
    */
   snapshot?: string;
+  /**
+   * For `dev` and `deploy` on PostgreSQL: where {@link runPrisma} trial-runs the pending
+   * migrations inside a rolled-back transaction first (see `trialRunPostgres`).
+   */
+  trial?: PostgresTrial;
 }
 
 /**
@@ -60,7 +66,8 @@ export interface PrismaInvocation {
  *   shows the warnings and asks first, so it runs as is; in a non-interactive run it needs
  *   `force`, and even then Prisma still refuses data-loss steps without a terminal.
  *
- * `dev` and `deploy` on a SQLite file carry a `snapshot` so a failed migration is undone.
+ * `dev` and `deploy` on a SQLite file carry a `snapshot` so a failed migration is undone; on
+ * PostgreSQL they carry a `trial`: pending migrations are first run in a rolled-back transaction.
  *
  * - `deploy`: `migrate deploy`; `status`: `migrate status`; `diff`: `migrate diff` from the
  *   bind's database to its schema, as SQL (`--script`).
@@ -105,7 +112,10 @@ export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvoca
     const url = prismaUrl(bind, binds[bind]!, root);
     const invocation: PrismaInvocation = { bind, action, argv, env: { [bindEnvVar(bind)]: url }, cwd: root, interactive };
     const file = sqliteFile(url);
-    if (file && (action === 'dev' || action === 'deploy')) invocation.snapshot = file;
+    if (action === 'dev' || action === 'deploy') {
+      if (file) invocation.snapshot = file;
+      else if (url.startsWith('postgresql:')) invocation.trial = { url, migrations: path.join(root, 'prisma', bind, 'migrations') };
+    }
     return invocation;
   });
 }

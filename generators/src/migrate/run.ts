@@ -4,6 +4,7 @@ import path from 'node:path';
 import { MigrateError } from './errors.js';
 import type { PrismaInvocation } from './plan.js';
 import { snapshotSqlite } from './snapshot.js';
+import { trialRunPostgres } from './trial.js';
 
 /** What a finished Prisma run printed (empty when it ran on the terminal). */
 export interface PrismaResult {
@@ -32,7 +33,8 @@ export function findPrismaBinary(cwd: string): string {
  * Runs one Prisma CLI invocation from {@link migrateCommandPlan} with the project's own
  * `prisma` binary. Interactive runs share the terminal (Prisma's prompts work); others capture
  * the output. With `invocation.snapshot` the SQLite file is copied aside first and restored when
- * Prisma fails, so the database is left exactly as it was. A non-zero exit throws a {@link MigrateError} naming the bind, the command and
+ * Prisma fails; with `invocation.trial` the pending PostgreSQL migrations are trial-run in a
+ * rolled-back transaction first. Either way a failed migration leaves the database untouched. A non-zero exit throws a {@link MigrateError} naming the bind, the command and
  * Prisma's own error message.
  */
 export async function runPrisma(invocation: PrismaInvocation, options: { binary?: string } = {}): Promise<PrismaResult> {
@@ -43,6 +45,7 @@ export async function runPrisma(invocation: PrismaInvocation, options: { binary?
     throw new MigrateError(`bind "${invocation.bind}": ${(error as Error).message}`, { bind: invocation.bind, cause: error });
   }
   const command = `prisma ${invocation.argv.join(' ')}`;
+  if (invocation.trial) await trialRunPostgres(invocation.bind, invocation.cwd, invocation.trial);
   const snapshot = invocation.snapshot ? await snapshotSqlite(invocation.snapshot) : undefined;
   try {
     const result = await spawnPrisma(binary, invocation);
