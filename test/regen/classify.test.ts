@@ -83,6 +83,14 @@ describe('classify', () => {
     expect(c).toMatchObject({ action: 'unchanged', unresolved: true });
   });
 
+  it('conflict without a write when the file still holds markers and would conflict again (no nested markers)', () => {
+    const disk = b(`a\nb\n${MARKER_OURS}\nmine\n=======\nold gen\n>>>>>>> theirs (new render)\nd\ne\n`);
+    const c = classify(input({ disk, theirs: b('a\nb\nnewer gen\nd\ne\n') }));
+    expect(c).toMatchObject({ action: 'conflict', conflicts: 1, record: { op: 'keep' } });
+    expect(c.write).toBeUndefined();
+    expect(c.reason).toContain('resolve those first');
+  });
+
   it('skip-deleted: recorded, deleted by the user, still generated: stays deleted, entry kept', () => {
     const c = classify(input({ disk: undefined, theirs: b('changed\n') }));
     expect(c).toMatchObject({ action: 'skip-deleted', record: { op: 'keep' } });

@@ -140,6 +140,17 @@ function decide(input: ClassifyInput): Decision {
       record: set(theirs),
     };
   }
+  if (merged.kind === 'conflict' && stillConflicted(disk)) {
+    // Never nest markers: the user must resolve the earlier conflict first (or a run was killed
+    // after writing markers but before recording). The record keeps its base, so the same merge
+    // is attempted again once the markers are gone.
+    return {
+      action: 'conflict',
+      reason: 'still holds conflict markers from an earlier run and would conflict again: resolve those first, then run again',
+      conflicts: 1,
+      record: { op: 'keep' },
+    };
+  }
   if (merged.kind === 'conflict') {
     const n = merged.conflicts;
     return {

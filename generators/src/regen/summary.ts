@@ -49,7 +49,7 @@ export function summarise(plan: RegenPlan): string {
     const regions = conflicted.reduce((n, i) => n + i.conflicts, 0);
     lines.push(`${conflicted.length} file${conflicted.length === 1 ? '' : 's'} need${conflicted.length === 1 ? 's' : ''} your attention (${regions} conflict${regions === 1 ? '' : 's'}):`);
     for (const item of conflicted) {
-      const how = item.sidecar || item.action === 'conflict-untracked' || (item.action === 'conflict' && !item.write)
+      const how = item.sidecar || item.action === 'conflict-untracked'
         ? `compare with ${item.path}${SIDECAR_SUFFIX}, keep what you want, delete the .fw-new file`
         : 'edit the regions between <<<<<<< and >>>>>>>, remove the markers';
       lines.push(`  ${item.path}: ${how}`);
