@@ -18,12 +18,12 @@ import { Additive } from './additive.js';
 import { loadConfigDetails } from './config/load.js';
 import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState } from './context.js';
 import { createLogger, FrameworkException, type Logger } from './errors/index.js';
-import { errorHandler } from './errors/handler.js';
+import { answerError, fillErrorBody } from './errors/handler.js';
 import { errorPageProcessor } from './errors/pages.js';
 import { clientAddress, createRateLimiter, type RateLimiter } from './limits/index.js';
 import { setBody } from './body.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
-import { HttpRouter, type BeforeRequestHook } from './router.js';
+import { HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
 import { KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, serveMounts, serveVendor, type StaticMount } from './static.js';
 import { TemplateEngine, type TemplateData } from './templates/engine.js';
 import { frontendInclude, KERNEL_STATIC_PREFIX } from './templates/frontend.js';
@@ -90,6 +90,7 @@ export class Fluid {
   readonly #servers = new Set<Server>();
   #mixing: Promise<void> | undefined;
   #mixed = false;
+  #hooksFrozen = false;
   #closing: Promise<void> | undefined;
   #listener: RequestListener | undefined;
   #limiter: RateLimiter | undefined;
@@ -119,12 +120,14 @@ export class Fluid {
 
   /** Registers a hook run before every request; returning a value answers with it. */
   beforeRequest(hook: BeforeRequestHook): this {
+    this.#checkHooksOpen('beforeRequest');
     this.#before.push(hook);
     return this;
   }
 
   /** Registers a hook run after every request with the real response (`ctx.response`). */
   afterRequest(hook: AfterRequestHook): this {
+    this.#checkHooksOpen('afterRequest');
     this.#after.push(hook);
     return this;
   }
@@ -154,7 +157,7 @@ export class Fluid {
   additive(additive: Additive): this {
     if (!(additive instanceof Additive)) throw new FrameworkException('fluid.additive(): expected an Additive instance');
     if (this.#additives.has(additive.name)) throw new FrameworkException(`Additive '${additive.name}' is already registered`);
-    if (this.#mixing) throw new FrameworkException(`fluid.additive('${additive.name}'): register Additives before the app is mixed`);
+    if (this.#mixing) throw new FrameworkException(`fluid.additive('${additive.name}'): register Additives before the app starts`);
     for (const r of [additive.api, additive.app, additive.ws]) r.attach(this.routes);
     this.#additives.set(additive.name, additive);
     this.templates.addDirectory(additive.templatesDir, this.templates.directories.length - 1);
@@ -283,28 +286,44 @@ export class Fluid {
   }
 
   async #doMix(): Promise<void> {
+    for (const a of this.#additives.values()) for (const hook of a.enableHooks) await hook(this);
+    for (const hook of this.#startup) await hook(this);
+    // The stack is built once every hook has run, so hooks may still add routes and hooks.
     const koa = this.koa;
-    koa.use(this.processors.middleware(this.logger));
-    koa.use(errorHandler(this.logger));
-    this.#limiter = createRateLimiter({ config: this.config, logger: this.logger });
-    koa.use(this.#limiter.middleware as FluidMiddleware);
-    koa.use(serveVendor());
+    const { logger, processors } = this;
+    koa.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (err) {
+        answerError(ctx, err, logger);
+      }
+      fillErrorBody(ctx);
+      if (processors.size > 0) await processors.run(ctx, logger);
+    });
+    const routers: HttpRouter[] = [this.api];
+    for (const a of this.#additives.values()) routers.push(a.api, a.app);
+    routers.push(this.app);
+    // Rate limiting costs nothing per request when no limit is configured anywhere.
+    const defaultLimit = Boolean(this.config.RATELIMIT_DEFAULT) && this.config.RATELIMIT_ENABLED;
+    if (!defaultLimit) for (const r of routers) r.dropDefaultLimit();
+    if (defaultLimit || routers.some((r) => r.usesRateLimits())) {
+      this.#limiter = createRateLimiter({ config: this.config, logger });
+      koa.use(this.#limiter.middleware as FluidMiddleware);
+    }
     const mounts: StaticMount[] = [
       { prefix: KERNEL_STATIC_PREFIX, dir: KERNEL_STATIC_DIR },
       { prefix: '/static', dir: join(this.root, 'fluid', 'static') },
     ];
     for (const a of this.#additives.values()) mounts.push({ prefix: `/${a.name}/static`, dir: a.staticDir });
-    for (const m of serveMounts(mounts)) koa.use(m);
-    koa.use(this.#hooksMiddleware());
-    for (const mw of this.api.middleware()) koa.use(mw);
-    for (const a of this.#additives.values()) {
-      for (const hook of a.enableHooks) await hook(this);
-      for (const mw of [...a.api.middleware(), ...a.app.middleware()]) koa.use(mw);
+    koa.use(serveMounts(mounts, serveVendor()));
+    this.#hooksFrozen = true;
+    if (this.#before.length > 0 || this.#after.length > 0) koa.use(this.#hooksMiddleware());
+    for (const r of routers) {
+      const mw = r.dispatcher();
+      if (mw) koa.use(mw);
     }
-    for (const mw of this.app.middleware()) koa.use(mw);
-    const listener = koa.callback() as RequestListener;
-    for (const hook of this.#startup) await hook(this);
-    this.#listener = listener; // requests wait in callback() until every startup hook is done
+    koa.use(methodNotAllowed(() => routers));
+    this.#listener = koa.callback() as RequestListener; // requests wait in callback() until now
     this.#mixed = true;
   }
 
@@ -329,6 +348,12 @@ export class Fluid {
     }
     await this.#limiter?.close();
     if (errors.length) throw new FrameworkException(`${errors.length} shutdown hook(s) failed`, { cause: errors[0] });
+  }
+
+  #checkHooksOpen(what: string): void {
+    if (this.#hooksFrozen) {
+      throw new FrameworkException(`fluid.${what}(): the app has started; register request hooks before (at import or in a startup hook)`);
+    }
   }
 
   #hooksMiddleware(): FluidMiddleware {

@@ -66,22 +66,47 @@ export class ProcessorRegistry {
    * registered it only calls `next()`.
    */
   middleware(logger: Logger): FluidMiddleware {
-    const list = this.#list;
     return async (ctx, next) => {
       await next();
-      if (list.length === 0 || ctx.body instanceof Stream || ctx.respond === false) return;
-      for (const processor of list) {
-        const snapshot: BufferedResponse = { status: ctx.status, type: ctx.type, body: ctx.body, headers: ctx.response.headers };
-        let replacement: ReplacementResponse | undefined;
-        try {
-          replacement = await processor(snapshot, ctx);
-        } catch (err) {
-          logger.error('after-request processor failed; response left as it was', { error: err, path: ctx.path });
-          continue;
-        }
-        if (replacement) replace(ctx, replacement);
-      }
+      await this.run(ctx, logger);
     };
+  }
+
+  /** Runs the processors on a finished response (nothing for streams or with no processor). */
+  async run(ctx: FluidContext, logger: Logger): Promise<void> {
+    const list = this.#list;
+    if (list.length === 0 || ctx.body instanceof Stream || ctx.respond === false) return;
+    for (const processor of list) {
+      let replacement: ReplacementResponse | undefined;
+      try {
+        const result = processor(new ResponseView(ctx), ctx);
+        replacement = result instanceof Promise ? await result : result;
+      } catch (err) {
+        logger.error('after-request processor failed; response left as it was', { error: err, path: ctx.path });
+        continue;
+      }
+      if (replacement) replace(ctx, replacement);
+    }
+  }
+}
+
+/** A read-only view of the current response; headers are read only when asked for. */
+class ResponseView implements BufferedResponse {
+  readonly #ctx: FluidContext;
+  constructor(ctx: FluidContext) {
+    this.#ctx = ctx;
+  }
+  get status(): number {
+    return this.#ctx.status;
+  }
+  get type(): string {
+    return this.#ctx.type;
+  }
+  get body(): unknown {
+    return this.#ctx.body;
+  }
+  get headers(): Readonly<Record<string, string | string[] | number | undefined>> {
+    return this.#ctx.response.headers;
   }
 }
 

@@ -7,7 +7,7 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import { FrameworkException } from './errors/index.js';
 import { setBody } from './body.js';
-import { withDefaultLimit } from './limits/index.js';
+import { applyDefaultLimit, rateLimitMark, withDefaultLimit } from './limits/index.js';
 import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState, Handler, Next } from './context.js';
 import type { RouteEntry, RouteTable } from './url.js';
 
@@ -53,6 +53,7 @@ export class HttpRouter {
   readonly #hooks: RouteHooks | undefined;
   readonly #entries: RouteEntry[] = [];
   readonly #tables = new Set<RouteTable>();
+  #frozen = false;
 
   constructor(options: HttpRouterOptions) {
     this.prefix = options.prefix;
@@ -92,6 +93,7 @@ export class HttpRouter {
    * unmatched paths). Register it before the routes it should precede.
    */
   use(...middleware: Handler[]): this {
+    if (this.#frozen) throw new FrameworkException(`${this.mount}.use(): the app has started; add middleware before`);
     if (middleware.length === 0) throw new FrameworkException(`${this.mount}.use() needs at least one middleware`);
     this.router.use(...middleware.map(toBody));
     return this;
@@ -109,13 +111,39 @@ export class HttpRouter {
     this.#tables.add(table);
   }
 
-  /** The Koa middleware that dispatches to these routes, plus 405/501 answers for known paths. */
-  middleware(): FluidMiddleware[] {
-    return [this.router.routes() as FluidMiddleware, this.router.allowedMethods() as FluidMiddleware];
+  /**
+   * Freezes the routes and returns the Koa middleware dispatching to them, or `undefined` when the
+   * router has no routes (it then costs nothing per request). A route added after this throws.
+   */
+  dispatcher(): FluidMiddleware | undefined {
+    this.#frozen = true;
+    return this.router.stack.length === 0 ? undefined : (this.router.routes() as FluidMiddleware);
+  }
+
+  /** True when a route of this router carries `limit()` or `exempt()`. */
+  usesRateLimits(): boolean {
+    return this.router.stack.some((layer) => layer.stack.some((fn) => rateLimitMark(fn) !== undefined));
+  }
+
+  /** Takes the `RATELIMIT_DEFAULT` check out of every route (when no default limit is configured). */
+  dropDefaultLimit(): void {
+    for (const layer of this.router.stack) {
+      layer.stack = layer.stack.filter((fn) => fn !== (applyDefaultLimit as unknown));
+    }
+  }
+
+  /** The methods routes of this router answer for `path` (empty when no route has that path). */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const layer of this.router.match(path, 'GET').path) for (const m of layer.methods) methods.add(m);
+    return [...methods];
   }
 
   #add(method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all', name: string, path: string, handlers: Handler[]): this {
     const where = `${this.mount}.${method}()`;
+    if (this.#frozen) {
+      throw new FrameworkException(`${where} '${name}': the app has started; define routes before (at import, in beforeEnable or in a startup hook)`);
+    }
     if (typeof name !== 'string' || !name) throw new FrameworkException(`${where}: a route needs a non-empty name`);
     if (typeof path !== 'string' || !path.startsWith('/')) {
       throw new FrameworkException(`${where} '${name}': path must be a string starting with '/', got ${JSON.stringify(path)}`);
@@ -189,5 +217,25 @@ function hookRunner(hooks: RouteHooks): Handler {
       if (replaced !== undefined) value = replaced;
     }
     if (value !== undefined && value !== ctx.body) setBody(ctx, value);
+  };
+}
+
+/**
+ * The innermost middleware: reached only when no route answered. For a path some router knows
+ * under other methods it answers 405 with `Allow` (OPTIONS: 204 with `Allow`).
+ */
+export function methodNotAllowed(routers: () => readonly HttpRouter[]): FluidMiddleware {
+  return (ctx) => {
+    const allowed = new Set<string>();
+    for (const r of routers()) for (const m of r.allowedMethods(ctx.path)) allowed.add(m);
+    if (allowed.size === 0) return;
+    const allow = [...allowed].join(', ');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      ctx.set('Allow', allow);
+    } else if (!allowed.has(ctx.method)) {
+      ctx.status = 405;
+      ctx.set('Allow', allow);
+    }
   };
 }

@@ -70,7 +70,17 @@ export interface StaticMount {
   readonly dir: string;
 }
 
-/** The middleware for a list of folder mounts (safe path rules, ETag, HEAD; see `surface/static`). */
-export function serveMounts(mounts: readonly StaticMount[]): FluidMiddleware[] {
-  return mounts.map((m) => serveStatic(m.prefix, m.dir) as FluidMiddleware);
+/**
+ * One middleware for every static mount (safe path rules, ETag, HEAD; see `surface/static`),
+ * plus the vendor files: a request outside every prefix costs one prefix scan.
+ */
+export function serveMounts(mounts: readonly StaticMount[], vendor?: FluidMiddleware): FluidMiddleware {
+  const table = mounts.map((m) => ({ base: m.prefix + '/', serve: serveStatic(m.prefix, m.dir) as FluidMiddleware }));
+  if (vendor) table.unshift({ base: `${KERNEL_STATIC_PREFIX}/vendor/`, serve: vendor });
+  return (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const path = ctx.path;
+    for (const m of table) if (path.startsWith(m.base)) return m.serve(ctx, next);
+    return next();
+  };
 }

@@ -58,7 +58,7 @@ describe('mix() and close()', () => {
     expect(ran).toBe(false);
   });
 
-  it('runs beforeEnable before the Additive routes are mounted, then the startup hooks', async () => {
+  it('runs beforeEnable before the Additive routes are mounted, then the startup hooks; routes are frozen after', async () => {
     const root = makeProject();
     const fluid = makeFluid();
     const blog = new Additive('blog', { root });
@@ -69,13 +69,13 @@ describe('mix() and close()', () => {
       order.push(`beforeEnable mounted=${mounted} mixed=${app.mixed}`);
       blog.app.get('late', '/late', () => 'added in beforeEnable');
     });
-    fluid.onStartup((app) => {
-      const mounted = app.koa.middleware.some((mw) => (mw as { router?: unknown }).router === blog.app.router);
-      order.push(`startup mounted=${mounted}`);
-    });
+    fluid.onStartup(() => void order.push('startup'));
     fluid.additive(blog);
     const url = await start(fluid);
-    expect(order).toEqual(['beforeEnable mounted=false mixed=false', 'startup mounted=true']);
+    expect(order).toEqual(['beforeEnable mounted=false mixed=false', 'startup']);
+    expect(fluid.koa.middleware.some((mw) => (mw as { router?: unknown }).router === blog.app.router)).toBe(true);
+    expect(() => blog.app.get('too-late', '/too-late', () => 'x')).toThrow(/the app has started/);
+    expect(() => fluid.beforeRequest(() => undefined)).toThrow(/the app has started/);
     expect(await (await fetch(`${url}/blog/late`)).text()).toBe('added in beforeEnable');
     await fluid.close();
   });
@@ -104,7 +104,7 @@ describe('serve() in a child process', () => {
       script,
       `import { Fluid, serve } from ${JSON.stringify(join(REPO, 'runtime-kernel/src/index.ts'))};
 const fluid = new Fluid({ root: ${JSON.stringify(root)} });
-fluid.app.get('slow', '/slow', async () => { await new Promise((r) => setTimeout(r, 400)); return 'slow done'; });
+fluid.app.get('slow', '/slow', async () => { process.stdout.write('slow started\\n'); await new Promise((r) => setTimeout(r, 400)); return 'slow done'; });
 fluid.onShutdown(() => { process.stdout.write('shutdown hook ran\\n'); });
 await serve(fluid, { port: 0, host: '127.0.0.1' });
 `,
@@ -131,7 +131,11 @@ await serve(fluid, { port: 0, host: '127.0.0.1' });
       });
     });
     const slow = fetch(`${url}/slow`);
-    await new Promise((r) => setTimeout(r, 100));
+    // SIGTERM while the request is in the handler
+    await new Promise<void>((resolve) => {
+      const check = () => (out.includes('slow started') ? resolve() : setTimeout(check, 10));
+      check();
+    });
     child.kill('SIGTERM');
     const res = await slow;
     expect(res.status).toBe(200);

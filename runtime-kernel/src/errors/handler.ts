@@ -46,44 +46,50 @@ function answerFor(err: unknown): Answer | undefined {
   return undefined;
 }
 
-/** The error-handling middleware (mounted first, inside the processors). */
+/** Answers a thrown error on `ctx` (JSON or text); logs anything that is not a 4xx answer. */
+export function answerError(ctx: FluidContext, err: unknown, logger: Logger): void {
+  let answer = answerFor(err);
+  if (!answer || answer.status >= 500) {
+    logger.error('request failed', {
+      method: ctx.method,
+      path: ctx.path,
+      error: err,
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    answer ??= { status: 500, message: defaultMessage(500), code: undefined, headers: {} };
+  }
+  if (ctx.headerSent || !ctx.writable) return;
+  for (const name of ['Content-Type', 'Content-Length', 'Content-Encoding', 'Content-Disposition', 'ETag', 'Last-Modified']) {
+    ctx.remove(name);
+  }
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.status = answer.status;
+  if (wantsJson(ctx)) {
+    ctx.body = answer.code ? { error: answer.message, code: answer.code } : { error: answer.message };
+  } else {
+    ctx.type = 'text';
+    ctx.body = answer.message;
+  }
+}
+
+/** Gives an error status without a body (no route, 405) a JSON body for JSON callers. */
+export function fillErrorBody(ctx: FluidContext): void {
+  if (ctx.status >= 400 && ctx.body == null && ctx.respond !== false && wantsJson(ctx)) {
+    const status = ctx.status;
+    ctx.body = { error: defaultMessage(status) };
+    ctx.status = status;
+  }
+}
+
+/** The error-handling middleware: `answerError` for thrown errors, then `fillErrorBody`. */
 export function errorHandler(logger: Logger): FluidMiddleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      let answer = answerFor(err);
-      if (!answer || answer.status >= 500) {
-        logger.error('request failed', {
-          method: ctx.method,
-          path: ctx.path,
-          error: err,
-          stack: err instanceof Error ? err.stack : undefined,
-        });
-        answer ??= { status: 500, message: defaultMessage(500), code: undefined, headers: {} };
-      }
-      if (ctx.headerSent || !ctx.writable) return;
-      ctx.remove('Content-Type');
-      ctx.remove('Content-Length');
-      ctx.remove('Content-Encoding');
-      ctx.remove('Content-Disposition');
-      ctx.remove('ETag');
-      ctx.remove('Last-Modified');
-      for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
-      ctx.status = answer.status;
-      if (wantsJson(ctx)) {
-        ctx.body = answer.code ? { error: answer.message, code: answer.code } : { error: answer.message };
-      } else {
-        ctx.type = 'text';
-        ctx.body = answer.message;
-      }
+      answerError(ctx, err, logger);
       return;
     }
-    // An error status without a body (no route, 405 from the router): JSON callers get JSON.
-    if (ctx.status >= 400 && ctx.body == null && ctx.respond !== false && wantsJson(ctx)) {
-      const status = ctx.status;
-      ctx.body = { error: defaultMessage(status) };
-      ctx.status = status;
-    }
+    fillErrorBody(ctx);
   };
 }
