@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAdditive } from '../../generators/src/codemods/index.ts';
-import { oceanInstall, type InstalledAdditive, type OceanIndex } from '../../generators/src/ocean/index.ts';
+import { oceanInstall, oceanInstallCommand, type InstalledAdditive, type OceanIndex } from '../../generators/src/ocean/index.ts';
 import { serve, type TestServer } from './http.ts';
 import { TestNpmRegistry } from './npm-registry.ts';
 import { treeOf } from './tree.ts';
@@ -105,14 +106,14 @@ const env = (): NodeJS.ProcessEnv => ({
 describe('fw ocean install → registered → booted app serves the Additive', () => {
   it('installs bundle 000007, registers it with the codemod, and the app answers on /hello/', async () => {
     const root = await newApp('booted');
-    const installed = await oceanInstall(['-b', '000007'], {
-      projectRoot: root,
-      env: env(),
-      registry: npmRegistry.url,
-      print: () => undefined,
-      register: (list) => register(root, list),
-    });
-    expect(installed.map((i) => i.spec)).toEqual(['fw-additive-hello@1.0.0']);
+    // Exactly what `fw ocean install -b 000007` runs, from a subfolder of the project.
+    const stdout = new PassThrough();
+    let printed = '';
+    stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const run = oceanInstallCommand(register);
+    const io = { cwd: join(root, 'fluid'), stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: { ...process.env, ...env(), npm_config_registry: npmRegistry.url } };
+    expect(await run(['-b', '000007'], io)).toBe(0);
+    expect(printed).toBe('installed hello (fw-additive-hello@1.0.0)\n');
     const app = await readFile(join(root, 'fluid/app.ts'), 'utf8');
     expect(app).toContain("import hello from 'fw-additive-hello'");
     expect(app).toMatch(/fluid\.additive\(hello\);/);

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatSearchTable, oceanInstall, oceanSearch, search, searchIndex } from '../../generators/src/ocean/index.ts';
+import { formatSearchTable, oceanInstall, oceanSearch, runOceanSearch, search, searchIndex } from '../../generators/src/ocean/index.ts';
 import { INDEX } from './fixtures.ts';
 import { serve, type TestServer } from './http.ts';
 
@@ -100,6 +101,18 @@ describe('search over HTTP and the fw ocean search command', () => {
     let out = '';
     await oceanSearch(['previews'], { projectRoot: root, env: { FW_OCEAN_URL: server.base }, print: (t) => (out += t) });
     expect(out).toMatch(/^Bundles\nBUNDLE  NAME {6}MEMBERS {4}DESCRIPTION\n000100  previews  beta-only  Prerelease-only things\n/);
+  });
+
+  it('runOceanSearch (the CLI shape) finds fw.json above the cwd and uses its FW_OCEAN_URL', async () => {
+    const project = join(root, 'proj');
+    await mkdir(join(project, 'fluid'), { recursive: true });
+    await writeFile(join(project, 'fw.json'), JSON.stringify({ name: 'proj', config: { FW_OCEAN_URL: `${server.base}/index.json` } }));
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const io = { cwd: join(project, 'fluid'), stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: {} };
+    expect(await runOceanSearch(['starter'], io)).toBe(0);
+    expect(out).toMatch(/^000042  starter +alpha, final +alpha and final$/m);
   });
 
   it('oceanSearch works with no server, from the embedded default index', async () => {

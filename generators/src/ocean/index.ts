@@ -42,3 +42,4 @@ export {
 } from './args.js';
 export { installAdditives, type InstallAdditivesOptions, type InstalledAdditive } from './install.js';
 export { oceanInstall, oceanSearch, type OceanCommandContext, type OceanInstallContext } from './commands.js';
+export { oceanInstallCommand, runOceanSearch, type OceanCommandRun } from './cli.js';
