@@ -21,8 +21,9 @@ describe('fw migrate init: renderMigrateEnvironment', () => {
       'prisma/main/schema.prisma',
     ]);
     const schema = files.get('prisma/main/schema.prisma')!;
-    expect(schema).toContain('provider = "prisma-client"');
-    expect(schema).toContain('output   = "../../generated/prisma/main"');
+    expect(schema).toMatch(/provider += "prisma-client"/);
+    expect(schema).toContain('importFileExtension = "js"');
+    expect(schema).toMatch(/output += "..\/..\/generated\/prisma\/main"/);
     expect(schema).toMatch(/datasource db \{\s+provider = "sqlite"\s+\}/);
     expect(schema).toContain('model User {');
     expect(schema).toContain('model Session {');
@@ -54,7 +55,7 @@ describe('fw migrate init: renderMigrateEnvironment', () => {
       expect(files.has(`prisma/${bind}/schema.prisma`)).toBe(true);
       expect(files.has(`prisma/${bind}/prisma.config.ts`)).toBe(true);
       expect(files.has(`prisma/${bind}/migrations/migration_lock.toml`)).toBe(true);
-      expect(files.get(`prisma/${bind}/schema.prisma`)).toContain(`output   = "../../generated/prisma/${bind}"`);
+      expect(files.get(`prisma/${bind}/schema.prisma`)).toContain(`output              = "../../generated/prisma/${bind}"`);
     }
     expect(files.get('prisma/reports/schema.prisma')).toMatch(/provider = "postgresql"/);
     expect(files.get('prisma/reports/schema.prisma')).toContain('model User {');
