@@ -103,7 +103,7 @@ const env = (): NodeJS.ProcessEnv => ({
   FW_OCEAN_URL: `${ocean.base}/index.json`,
 });
 
-describe('fw ocean install → registered → booted app serves the Additive', () => {
+describe('fw ocean install → registered → booted app serves the Additive', { timeout: 180_000 }, () => {
   it('installs bundle 000007, registers it with the codemod, and the app answers on /hello/', async () => {
     const root = await newApp('booted');
     // Exactly what `fw ocean install -b 000007` runs, from a subfolder of the project.

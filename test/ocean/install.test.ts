@@ -101,7 +101,7 @@ const hello = { id: 'hello', package: 'fw-additive-hello', version: '1.0.0', spe
 const greet = { id: 'greet', package: '@fwtest/additive-greet', version: '1.0.0', spec: '@fwtest/additive-greet@1.0.0' };
 const ghost = { id: 'ghost', package: 'fw-additive-ghost', version: '1.0.0', spec: 'fw-additive-ghost@1.0.0' };
 
-describe('installAdditives against a local npm registry', () => {
+describe('installAdditives against a local npm registry', { timeout: 180_000 }, () => {
   it('installs the exact version into node_modules and package.json, then calls register', async () => {
     const root = await newProject();
     const registered: InstalledAdditive[][] = [];
@@ -194,7 +194,7 @@ describe('installAdditives against a local npm registry', () => {
   });
 });
 
-describe('oceanInstall: index on one port, packages from the npm registry on another', () => {
+describe('oceanInstall: index on one port, packages from the npm registry on another', { timeout: 180_000 }, () => {
   it('installs a bundle plus a pin, with --pre, and registers both', async () => {
     const root = await newProject();
     let out = '';

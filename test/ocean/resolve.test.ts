@@ -87,6 +87,14 @@ describe('resolveInstall', () => {
     expect(resolveInstall({ index: INDEX, requests: [], bundles: [], policy: 'stable' })).toEqual([]);
   });
 
+  it('with many bundles, an unknown bundle lists the ten nearest ids', () => {
+    const bundles = Array.from({ length: 30 }, (_, i) => ({ id: i * 10, name: `b${i}`, members: ['alpha'] }));
+    const index = { ...INDEX, bundles };
+    expect(() => resolveInstall({ index, requests: [], bundles: ['000101'], policy: 'stable' })).toThrow(
+      /unknown bundle 000101 \(from "000101"\); nearest known bundles: 000100, 000110, 000090, 000120, 000080, 000130, 000070, 000140, 000060, 000150$/,
+    );
+  });
+
   it('an index without bundles says so for an unknown bundle', () => {
     const index = { ...INDEX, bundles: [] };
     expect(() => resolveInstall({ index, requests: [], bundles: ['1'], policy: 'stable' })).toThrow(

@@ -58,15 +58,23 @@ export async function installAdditives(options: InstallAdditivesOptions): Promis
       try {
         await options.register(installed);
       } catch (error) {
-        throw new OceanError(`registering ${installed.map((i) => i.id).join(', ')} failed: ${(error as Error).message}`);
+        throw new OceanError(`registering ${installed.map((i) => i.id).join(', ')} failed: ${messageOf(error)}`);
       }
     }
     return installed;
   } catch (error) {
-    await rollback(options, snapshot);
-    const reason = error instanceof OceanError ? error.message : String(error);
+    const reason = messageOf(error);
+    try {
+      await rollback(options, snapshot);
+    } catch (rollbackError) {
+      throw new OceanError(`fw ocean install ${specs.join(' ')} failed.\n${reason}\n${messageOf(rollbackError)}`);
+    }
     throw new OceanError(`fw ocean install ${specs.join(' ')} failed; the project was left as it was.\n${reason}`);
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function checkInstalled(root: string, resolved: readonly ResolvedAdditive[]): Promise<InstalledAdditive[]> {
@@ -77,7 +85,7 @@ async function checkInstalled(root: string, resolved: readonly ResolvedAdditive[
     try {
       version = (JSON.parse(await readFile(join(directory, 'package.json'), 'utf8')) as { version?: unknown }).version;
     } catch (error) {
-      throw new OceanError(`npm reported success but ${r.package} is not in node_modules: ${(error as Error).message}`);
+      throw new OceanError(`npm reported success but ${r.package} is not in node_modules: ${messageOf(error)}`);
     }
     if (version !== r.version) {
       throw new OceanError(`npm installed ${r.package}@${String(version)}, not the resolved ${r.version}`);

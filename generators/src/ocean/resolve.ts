@@ -74,10 +74,12 @@ export function resolveInstall(input: ResolveInstallInput): ResolvedAdditive[] {
     const bundleId = parseBundleId(raw);
     const bundle = input.index.bundles.find((b) => b.id === bundleId);
     if (bundle === undefined) {
-      const known = input.index.bundles.map((b) => formatBundleId(b.id));
+      const nearest = [...input.index.bundles].sort((x, y) => Math.abs(x.id - bundleId) - Math.abs(y.id - bundleId));
+      const known = nearest.slice(0, 10).map((b) => formatBundleId(b.id));
+      const label = nearest.length > known.length ? 'nearest known bundles' : 'known bundles';
       throw new OceanError(
         `unknown bundle ${formatBundleId(bundleId)} (from "${raw}"); ` +
-          (known.length === 0 ? 'the index lists no bundles' : `known bundles: ${known.join(', ')}`),
+          (known.length === 0 ? 'the index lists no bundles' : `${label}: ${known.join(', ')}`),
       );
     }
     for (const member of bundle.members) add({ id: member, origin: `bundle ${formatBundleId(bundle.id)}` });
