@@ -47,7 +47,7 @@ export async function applyPlan(plan: RegenPlan, writer: RegenWriter): Promise<R
       updates.touched.push(item.path);
     }
     if (item.record.op === 'set') {
-      updates.written.push({ path: item.path, content: item.record.bytes, generator: item.generator, mode: item.mode });
+      updates.written.push({ path: item.path, content: item.record.bytes, generator: item.generator, mode: item.recordMode });
     } else if (item.record.op === 'drop') {
       updates.dropped.push(item.path);
     }

@@ -10,7 +10,7 @@ import { classify, SIDECAR_SUFFIX, type Classification } from './classify.js';
 export interface RenderedFile {
   /** The final (formatted) bytes. */
   content: Buffer;
-  /** File mode; default: the recorded mode, else 0o644. */
+  /** File mode; default: the recorded mode, else 0o644. Only the executable bit is merged. */
   mode?: number;
   /** Generator recorded for this file; default: the run's `generatorId`. */
   generator?: string;
@@ -36,8 +36,10 @@ export interface PlanRegenerationOptions {
 
 /** One planned path: its {@link Classification} plus what the record needs to store. */
 export interface RegenItem extends Classification {
-  /** Mode for the written file and its record entry. */
+  /** Mode for the written file: the render's, unless the user changed the executable bit (three-way). */
   mode: number;
+  /** Mode recorded with the new base: always the render's. */
+  recordMode: number;
   /** Generator recorded for the path. */
   generator: string;
 }
@@ -52,7 +54,12 @@ export interface RegenPlan {
   items: RegenItem[];
 }
 
-async function readDisk(root: string, realRoot: string, rel: string): Promise<Buffer | undefined> {
+interface OnDisk {
+  bytes: Buffer;
+  mode: number;
+}
+
+async function readDisk(root: string, realRoot: string, rel: string): Promise<OnDisk | undefined> {
   await assertInsideRoot(realRoot, root, rel);
   const abs = path.join(root, rel);
   let stats;
@@ -62,7 +69,18 @@ async function readDisk(root: string, realRoot: string, rel: string): Promise<Bu
     return undefined;
   }
   if (stats.isDirectory()) throw new Error(`Cannot regenerate ${rel}: a directory is in the way`);
-  return readFile(abs);
+  return { bytes: await readFile(abs), mode: stats.mode & 0o777 };
+}
+
+const executable = (mode: number): boolean => (mode & 0o111) !== 0;
+
+/**
+ * Three-way merge of the executable bit (the only mode bit git keeps): the user's mode wins when
+ * they changed it from the recorded one, otherwise the render's mode applies.
+ */
+function mergeMode(base: number | undefined, disk: number | undefined, theirs: number): number {
+  if (base !== undefined && disk !== undefined && executable(disk) !== executable(base)) return disk;
+  return theirs;
 }
 
 async function readBase(root: string, hash: string): Promise<Buffer | undefined> {
@@ -119,15 +137,28 @@ export async function planRegeneration(options: PlanRegenerationOptions): Promis
     const entry = files[p];
     const raw = options.rendered.get(p);
     const rendered: RenderedFile | undefined = raw === undefined ? undefined : Buffer.isBuffer(raw) ? { content: raw } : raw;
-    const [base, disk] = await Promise.all([entry ? readBase(root, entry.sha256) : undefined, readDisk(root, realRoot, p)]);
+    const [base, onDisk] = await Promise.all([entry ? readBase(root, entry.sha256) : undefined, readDisk(root, realRoot, p)]);
+    const disk = onDisk?.bytes;
     const c = classify({ path: p, recorded: entry !== undefined, base, disk, theirs: rendered?.content });
     if (c.sidecar) {
       const existing = await readDisk(root, realRoot, p + SIDECAR_SUFFIX);
-      if (existing?.equals(c.sidecar)) delete c.sidecar;
+      if (existing?.bytes.equals(c.sidecar)) delete c.sidecar;
+    }
+    const baseMode = entry ? parseMode(entry.mode) : undefined;
+    const theirsMode = rendered?.mode ?? baseMode ?? FILE_MODE;
+    const mode = mergeMode(baseMode, onDisk?.mode, theirsMode);
+    if (onDisk && rendered && !c.write && !c.remove && executable(mode) !== executable(onDisk.mode)) {
+      c.write = onDisk.bytes;
+      if (c.action === 'unchanged') {
+        c.action = 'update';
+        c.reason = `file mode changed to ${mode.toString(8).padStart(4, '0')}`;
+      }
+      if (c.record.op === 'keep') c.record = { op: 'set', bytes: rendered.content };
     }
     return {
       ...c,
-      mode: rendered?.mode ?? (entry ? parseMode(entry.mode) : FILE_MODE),
+      mode,
+      recordMode: theirsMode,
       generator: rendered?.generator ?? entry?.generator ?? options.generatorId,
     };
   });
