@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OceanError, resolveInstall, type VersionPolicy } from '../../generators/src/ocean/index.ts';
+import { DEFAULT_INDEX_URL, loadIndex, OceanError, resolveInstall, type VersionPolicy } from '../../generators/src/ocean/index.ts';
 import { INDEX } from './fixtures.ts';
 
 interface Row {
@@ -100,5 +100,19 @@ describe('resolveInstall', () => {
     expect(() => resolveInstall({ index, requests: [], bundles: ['1'], policy: 'stable' })).toThrow(
       /unknown bundle 000001 \(from "1"\); the index lists no bundles/,
     );
+  });
+});
+
+describe('the examples of docs/ocean.md, against the embedded default index', () => {
+  it.each([
+    [['blog'], [], 'stable', ['blog@1.1.0']],
+    [['blog==1.2.0-beta.2'], [], 'stable', ['blog@1.2.0-beta.2']],
+    [[], ['000042'], 'stable', ['auth@1.0.1', 'blog@1.1.0', 'admin@0.2.0']],
+    [['auth==1.1.0-rc.1'], ['42'], 'stable', ['auth@1.1.0-rc.1', 'blog@1.1.0', 'admin@0.2.0']],
+    [['blog'], [], 'pre', ['blog@1.2.0-beta.2']],
+    [['mail-outbox'], [], 'prefer-stable', ['mail-outbox@0.1.0-rc.1']],
+  ] as const)('%j -b %j (%s)', async (requests, bundles, policy, expected) => {
+    const index = await loadIndex({ url: DEFAULT_INDEX_URL });
+    expect(resolveInstall({ index, requests, bundles, policy }).map((r) => `${r.id}@${r.version}`)).toEqual(expected);
   });
 });
