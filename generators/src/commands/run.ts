@@ -31,7 +31,7 @@ export const APP_ENTRY = 'fluid/app.ts';
 /** What the CLI needs from `@fw/kernel` (the kernel's own types are not imported: see docs/architecture.md). */
 interface KernelModule {
   Fluid: abstract new (...args: never[]) => object;
-  serve: (fluid: object, options: { port?: number; host?: string; signals?: boolean }) => Promise<unknown>;
+  serve: (fluid: object, options: { port?: number; host?: string }) => Promise<unknown>;
 }
 
 function isKernelModule(value: unknown): value is KernelModule {
@@ -70,7 +70,8 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   if (!(app.default instanceof kernel.Fluid)) {
     throw new CliError(`${APP_ENTRY} must "export default" a Fluid created with @fw/kernel (got ${describe(app.default)}).`);
   }
-  const serveOptions: { port?: number; host?: string; signals: boolean } = { signals: true };
+  // serve() handles SIGINT / SIGTERM itself: graceful close, shutdown hooks, exit 0.
+  const serveOptions: { port?: number; host?: string } = {};
   if (options.port !== undefined) serveOptions.port = options.port;
   if (options.host !== undefined) serveOptions.host = options.host;
   await kernel.serve(app.default, serveOptions);

@@ -1,0 +1,127 @@
+/**
+ * End to end: create a project from the built CLI, install it (kernel by path), type-check it,
+ * run its own tests, boot it with `fw run` and shut it down with SIGTERM. Needs `npm run build`
+ * first (`npm test` does it).
+ */
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const CREATE_BIN = path.join(REPO, 'generators/dist/bin/create-fw-app.js');
+const REQUIRED_BUILDS = [CREATE_BIN, path.join(REPO, 'generators/dist/bin/fw.js'), path.join(REPO, 'runtime-kernel/dist/index.js')];
+
+let work = '';
+let root = '';
+
+function sh(command: string, args: string[], cwd: string, timeout = 180_000): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: '1' } });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}, ${result.signal ?? 'no signal'}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const missing = REQUIRED_BUILDS.filter((file) => !existsSync(file));
+  if (missing.length > 0) throw new Error(`missing build output ${missing.join(', ')}: run "npm run build" first (npm test does).`);
+  work = await mkdtemp(path.join(tmpdir(), 'fw-e2e-'));
+  root = path.join(work, 'e2e-app');
+  sh(process.execPath, [CREATE_BIN, root, '--yes'], work, 30_000);
+  // The test's own shutdown hook, appended to the user-owned app file: proves hooks run on SIGTERM.
+  await appendFile(
+    path.join(root, 'fluid/app.ts'),
+    `\nfluid.onShutdown(async () => {\n  const { writeFile } = await import('node:fs/promises');\n` +
+      `  await writeFile(new URL('../shutdown-marker.txt', import.meta.url), 'shutdown hook ran\\n');\n});\n`,
+  );
+  sh('npm', ['install', '--no-audit', '--no-fund'], root, 240_000);
+  sh('npx', ['fw', 'create', 'app', 'e2e-app'], root, 30_000);
+}, 300_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+test('the kernel is installed by path from this checkout', async () => {
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  expect(pkg.dependencies['@fw/kernel']).toMatch(/^file:.*runtime-kernel$/);
+  expect(existsSync(path.join(root, 'node_modules/@fw/kernel/dist/index.js'))).toBe(true);
+  expect(await readFile(path.join(root, 'app_configs/e2e-app.ini'), 'utf8')).toMatch(/^SECRET_KEY = [0-9a-f]{64}$/m);
+});
+
+test('npx tsc --noEmit is clean', () => {
+  const result = sh('npx', ['tsc', '--noEmit'], root, 120_000);
+  expect(result.stdout).toBe('');
+}, 150_000);
+
+test("the app's own npm test passes", () => {
+  const result = sh('npm', ['test'], root, 120_000);
+  expect(result.stdout).toMatch(/Tests\s+.*2 passed/);
+}, 150_000);
+
+test('fw run serves the home page and htmx, and SIGTERM shuts down cleanly with the shutdown hook run', async () => {
+  const port = await freePort();
+  // `npx fw` runs node_modules/.bin/fw; it is started directly so the signal reaches it (npx does not forward SIGTERM).
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/.bin/fw'), 'run', '--port', String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('serving at')) {
+      if (child.exitCode !== null) throw new Error(`fw run exited early:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`fw run did not start within 30 s:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(output).toContain(`serving at http://127.0.0.1:${port}`);
+
+    const home = await fetch(`http://127.0.0.1:${port}/`);
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    expect(html).toContain('<h1>e2e-app</h1>');
+    expect(html).toContain('<script src="/fluid/static/vendor/htmx.min.js"></script>');
+
+    const htmx = await fetch(`http://127.0.0.1:${port}/fluid/static/vendor/htmx.min.js`);
+    expect(htmx.status).toBe(200);
+    expect(htmx.headers.get('content-type')).toMatch(/javascript/);
+    const script = await htmx.text();
+    const shipped = await readFile(path.join(REPO, 'node_modules/htmx.org/dist/htmx.min.js'), 'utf8');
+    expect(script).toBe(shipped);
+
+    const fragment = await fetch(`http://127.0.0.1:${port}/hello`);
+    expect(await fragment.text()).toMatch(/^Hello from the server/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  const { code, signal } = await exited;
+  expect({ code, signal }).toEqual({ code: 0, signal: null });
+  expect(await readFile(path.join(root, 'shutdown-marker.txt'), 'utf8')).toBe('shutdown hook ran\n');
+}, 60_000);
+
+test('npx fw reaches the CLI from inside the project', () => {
+  const result = sh('npx', ['fw', '--help'], root, 30_000);
+  expect(result.stdout).toMatch(/create project[\s\S]*create app[\s\S]*run/);
+});
