@@ -3,6 +3,7 @@
  * `/<name>`, `ws` at `/ws/<name>`), request hooks, templates and static folder.
  */
 import { join } from 'node:path';
+import { RESERVED_ADDITIVE_NAMES as SCHEMA_RESERVED, validateAdditiveName } from '@fw/schemas';
 import { FrameworkException } from './errors/index.js';
 import { HttpRouter, type AfterValueHook, type BeforeRequestHook } from './router.js';
 import { WsRouter } from './ws.js';
@@ -10,9 +11,7 @@ import { toDir } from './paths.js';
 import type { Fluid } from './fluid.js';
 
 /** Names an Additive may not take: they are URL prefixes of the kernel or of the app. */
-export const RESERVED_ADDITIVE_NAMES: ReadonlySet<string> = new Set(['fluid', 'api', 'ws', 'static', 'frontend', 'vite-dev']);
-
-const NAME = /^[a-z][a-z0-9_-]*$/;
+export const RESERVED_ADDITIVE_NAMES: ReadonlySet<string> = new Set(SCHEMA_RESERVED);
 
 /** Runs when the Additive is registered, before its routes are mounted. */
 export type BeforeEnableHook = (fluid: Fluid) => unknown;
@@ -44,14 +43,8 @@ export class Additive {
   readonly #enable: BeforeEnableHook[] = [];
 
   constructor(name: string, options: AdditiveOptions) {
-    if (typeof name !== 'string' || !NAME.test(name)) {
-      throw new FrameworkException(
-        `Additive name ${JSON.stringify(name)} is invalid: use lowercase letters, digits, '-' and '_', starting with a letter`,
-      );
-    }
-    if (RESERVED_ADDITIVE_NAMES.has(name)) {
-      throw new FrameworkException(`Additive name '${name}' is reserved (${[...RESERVED_ADDITIVE_NAMES].join(', ')})`);
-    }
+    const [ok, reason] = validateAdditiveName(name);
+    if (!ok) throw new FrameworkException(`new Additive(): ${reason}`);
     if (!options || options.root === undefined) throw new FrameworkException(`Additive '${name}': options.root is required`);
     this.name = name;
     this.root = toDir(options.root, `Additive '${name}'`);

@@ -91,8 +91,8 @@ describe('app and api routers', () => {
     expect(() => f.api.get('home', '/x', () => 'x')).toThrow(/Route name 'home' is already used by [A-Z,]+ \/ \(app\)/);
     expect(() => f.app.get('bad', 'nope', () => 'x')).toThrow(/path must be a string starting with '\/'/);
     expect(() => f.app.get('none', '/none')).toThrow(/no handler given/);
-    expect(() => new Additive('api', { root: makeProject() })).toThrow(/reserved/);
-    expect(() => new Additive('Bad/Name', { root: makeProject() })).toThrow(/invalid/);
+    expect(() => new Additive('api', { root: makeProject() })).toThrow(/api" is a path the kernel reserves/);
+    expect(() => new Additive('Bad/Name', { root: makeProject() })).toThrow(/path separator/);
   });
 });
 
