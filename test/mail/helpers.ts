@@ -77,6 +77,7 @@ export async function startSmtp(options: SMTPServerOptions, behaviour: SmtpBehav
   const logins: string[] = [];
   const server = new SMTPServer({
     logger: false,
+    disableReverseLookup: true,
     disabledCommands: behaviour.user === undefined ? ['AUTH'] : [],
     authMethods: ['PLAIN', 'LOGIN'],
     onAuth(auth, _session, callback) {

@@ -61,6 +61,15 @@ describe('development outbox (no MAIL_SERVER)', () => {
     await mailer.close();
   });
 
+  it('recreates the outbox folder when it is removed while the app runs', async () => {
+    const mailer = new Mailer({ config: { MAIL_DEFAULT_SENDER: 'a@example.test' }, logger: captureLogger(), root });
+    await mailer.send({ to: 'b@example.test', subject: 'one', text: '1' });
+    rmSync(mailer.outboxDir, { recursive: true });
+    const info = await mailer.send({ to: 'b@example.test', subject: 'two', text: '2' });
+    expect(readdirSync(mailer.outboxDir)).toEqual([basename(info.file as string)]);
+    expect((await parse(readFileSync(info.file as string))).subject).toBe('two');
+  });
+
   it('an unwritable outbox is a FrameworkException naming the folder and MAIL_OUTBOX_DIR', async () => {
     writeFileSync(join(root, 'blocker'), 'a file where the folder should be');
     const mailer = new Mailer({ config: { MAIL_OUTBOX_DIR: 'blocker/outbox' }, logger: captureLogger(), root });

@@ -3,7 +3,6 @@
  * outbox; wraps every failure in `FrameworkException`; runs background sends and waits for them at
  * shutdown.
  */
-import { mkdir } from 'node:fs/promises';
 import type { ConnectionOptions } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type { SendMailOptions, SMTPSentMessageInfo, StreamSentMessageInfo, Transporter } from 'nodemailer';
@@ -18,7 +17,7 @@ import {
   type SentInfo,
   type TemplateMailMessage,
 } from './message.js';
-import { writeEml } from './outbox.js';
+import { Outbox } from './outbox.js';
 import { smtpOptions } from './transport.js';
 
 /** What the mailer needs from the application; the kernel's `Fluid` provides it. */
@@ -66,6 +65,7 @@ export class Mailer {
   readonly #host: MailHost;
   readonly #smtp: Transporter<SMTPSentMessageInfo> | undefined;
   readonly #stream: Transporter<StreamSentMessageInfo> | undefined;
+  readonly #outbox: Outbox;
   readonly #inFlight = new Set<InFlight>();
   #closing: Promise<void> | undefined;
 
@@ -73,6 +73,7 @@ export class Mailer {
     this.#host = host;
     this.#settings = resolveMailConfig(host.config, host.root);
     const s = this.#settings;
+    this.#outbox = new Outbox(s.outboxDir);
     if (s.mode === 'outbox') {
       this.#stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
       host.logger.info(`mail: MAIL_SERVER is not set; outgoing mail is written to ${s.outboxDir} as .eml files`, {
@@ -152,7 +153,7 @@ export class Mailer {
    */
   async verify(): Promise<void> {
     if (this.#smtp === undefined) {
-      await mkdir(this.#settings.outboxDir, { recursive: true }).catch((err: unknown) => {
+      await this.#outbox.ensure().catch((err: unknown) => {
         throw this.#outboxFailure(err);
       });
       return;
@@ -247,8 +248,12 @@ export class Mailer {
       }
     }
     const stream = this.#stream as Transporter<StreamSentMessageInfo>;
-    const info = await stream.sendMail(options);
-    const file = await writeEml(this.#settings.outboxDir, info.messageId, info.message as Buffer).catch((err: unknown) => {
+    const info = await stream.sendMail(options).catch((err: unknown) => {
+      throw new FrameworkException(`Mail: composing the message to ${recipients(message)} failed: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    });
+    const file = await this.#outbox.write(info.messageId, info.message as Buffer).catch((err: unknown) => {
       throw this.#outboxFailure(err);
     });
     this.#host.logger.info(`mail: wrote ${file}`, { to: recipients(message), file });

@@ -6,22 +6,45 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/**
- * Writes `raw` into `dir` as `<timestamp>-<message id>.eml`, atomically (a temporary file in the
- * same folder, then a rename), and returns the file path.
- */
-export async function writeEml(dir: string, messageId: string, raw: Buffer, now = new Date()): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '-');
-  const id = messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
-  const file = join(dir, `${stamp}-${id}.eml`);
-  const temp = join(dir, `.${stamp}-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temp, raw, { mode: 0o600 });
-    await rename(temp, file);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
+/** A folder of `.eml` files, created on first use (and again if it is removed). */
+export class Outbox {
+  /** The absolute folder. */
+  readonly dir: string;
+  #made = false;
+
+  constructor(dir: string) {
+    this.dir = dir;
   }
-  return file;
+
+  /** Creates the folder if needed. */
+  async ensure(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    this.#made = true;
+  }
+
+  /**
+   * Writes `raw` as `<timestamp>-<message id>.eml`, atomically (a temporary file in the same
+   * folder, then a rename), and returns the file path.
+   */
+  async write(messageId: string, raw: Buffer, now = new Date()): Promise<string> {
+    if (!this.#made) await this.ensure();
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '-');
+    const id = messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._@-]+/g, '_').slice(0, 120);
+    const file = join(this.dir, `${stamp}-${id}.eml`);
+    const temp = join(this.dir, `.${stamp}-${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await writeFile(temp, raw, { mode: 0o600 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await this.ensure(); // the folder was removed while the app ran
+      await writeFile(temp, raw, { mode: 0o600 });
+    }
+    try {
+      await rename(temp, file);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    return file;
+  }
 }
