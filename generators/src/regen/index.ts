@@ -11,3 +11,4 @@ export { unifiedDiff } from './diff.js';
 export { applyPlan, applyPlanToDisk, diskWriter, type RegenWriter, type RecordUpdates } from './apply.js';
 export { decodeText, detectEol, sameContent, type Eol } from './text.js';
 export { planDestroy, type PlanDestroyOptions, type DestroyPlan } from './destroy.js';
+export { renderedFromTree, type TreeRender } from './from-tree.js';
