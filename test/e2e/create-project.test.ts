@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,3 +125,43 @@ test('npx fw reaches the CLI from inside the project', () => {
   const result = sh('npx', ['fw', '--help'], root, 30_000);
   expect(result.stdout).toMatch(/create project[\s\S]*create app[\s\S]*run/);
 });
+
+test('fw run --watch restarts the app when fluid/ changes, and stops cleanly on SIGTERM', async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/.bin/fw'), 'run', '--watch', '--port', String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = async (check: () => boolean | Promise<boolean>, what: string): Promise<void> => {
+    const deadline = Date.now() + 30_000;
+    while (!(await check())) {
+      if (child.exitCode !== null) throw new Error(`fw run --watch exited early:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within 30 s:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const title = async (): Promise<string> => {
+    try {
+      const html = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      return /<h1>(.*)<\/h1>/.exec(html)?.[1] ?? '';
+    } catch {
+      return '';
+    }
+  };
+  try {
+    await waitFor(async () => (await title()) === 'e2e-app', 'the first boot');
+    const appFile = path.join(root, 'fluid/app.ts');
+    const source = await readFile(appFile, 'utf8');
+    await writeFile(appFile, source.replace("{ title: 'e2e-app' }", "{ title: 'edited live' }"));
+    await waitFor(async () => (await title()) === 'edited live', 'the restart after editing fluid/app.ts');
+    expect(output).toContain('fluid/app.ts changed, restarting');
+    await writeFile(appFile, source);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  expect(await exited).toBe(0);
+}, 90_000);
