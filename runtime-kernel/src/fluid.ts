@@ -238,9 +238,11 @@ export class Fluid {
     const server = createServer(this.callback());
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.handleUpgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      const fail = (err: NodeJS.ErrnoException) =>
+        reject(new FrameworkException(`Cannot listen on ${host}:${port}: ${err.code ?? err.message}`, { cause: err }));
+      server.once('error', fail);
       server.listen(port, host, () => {
-        server.off('error', reject);
+        server.off('error', fail);
         resolve();
       });
     });

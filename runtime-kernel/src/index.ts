@@ -44,3 +44,4 @@ export {
 export type { TemplateData, TemplateHelper, FrontendSurface, FrontendIncludeBlock } from './templates/index.js';
 export { KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, packageFile, vendorFiles } from './static.js';
 export { limit, exempt, clientAddress } from './limits/index.js';
+export { safeRedirect } from './auth/redirect.js';

@@ -144,3 +144,15 @@ await serve(fluid, { port: 0, host: '127.0.0.1' });
     expect(out).toContain('shutdown hook ran');
   });
 });
+
+describe('listen()', () => {
+  it('names the address when the port is taken', async () => {
+    const a = makeFluid();
+    const b = makeFluid();
+    const server = await a.listen(0, '127.0.0.1');
+    const { port } = server.address() as { port: number };
+    await expect(b.listen(port, '127.0.0.1')).rejects.toThrow(`Cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    await a.close();
+    await b.close();
+  });
+});

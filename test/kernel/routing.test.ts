@@ -189,3 +189,20 @@ describe('websocket routes', () => {
     await expect(wsMessage(`${url}/ws/nothing`)).rejects.toThrow(/HTTP 404/);
   });
 });
+
+describe('static mounts', () => {
+  it('serves /static from fluid/static and /<additive>/static from the Additive, dotfiles hidden', async () => {
+    const f = app();
+    const root = makeProject({ files: { 'static/blog.css': 'blog{}', 'static/.secret': 'no' } });
+    f.additive(new Additive('blog', { root }));
+    const url = await start(f);
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    fs.mkdirSync(path.join(f.root, 'fluid/static'), { recursive: true });
+    fs.writeFileSync(path.join(f.root, 'fluid/static/app.css'), 'app{}');
+    expect(await (await fetch(`${url}/static/app.css`)).text()).toBe('app{}');
+    expect(await (await fetch(`${url}/blog/static/blog.css`)).text()).toBe('blog{}');
+    expect((await fetch(`${url}/blog/static/.secret`)).status).toBe(404);
+    expect((await fetch(`${url}/fluid/static/fw.css`)).status).toBe(200);
+  });
+});
