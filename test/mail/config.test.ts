@@ -41,8 +41,11 @@ describe('mail configuration', () => {
     expect(() => new Mailer({ config: { MAIL_SERVER: 'h', MAIL_PORT: 70000 }, logger: captureLogger(), root })).toThrow(
       /MAIL_PORT must be an integer from 1 to 65535/,
     );
-    const config = JSON.parse('{"MAIL_SERVER":"h","MAIL_USE_TLS":"yes"}') as { MAIL_USE_TLS: boolean };
-    expect(() => new Mailer({ config, logger: captureLogger(), root })).toThrow(/MAIL_USE_TLS must be true or false/);
+    const config = JSON.parse('{"MAIL_SERVER":"h","MAIL_USE_TLS":"maybe"}') as { MAIL_USE_TLS: boolean };
+    expect(() => new Mailer({ config, logger: captureLogger(), root })).toThrow(/MAIL_USE_TLS must be true or false, got "maybe"/);
+    // Text from an ini file is read as a flag.
+    const text = JSON.parse('{"MAIL_SERVER":"h","MAIL_USE_TLS":"True","MAIL_USE_STARTTLS":"0","MAIL_PORT":465}') as { MAIL_USE_TLS: boolean };
+    expect(new Mailer({ config: text, logger: captureLogger(), root }).security).toBe('tls');
   });
 
   it('plain SMTP with a password warns that credentials travel in clear', () => {

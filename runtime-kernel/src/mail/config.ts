@@ -94,13 +94,18 @@ export function resolveMailConfig(config: MailConfig, root: string): MailSetting
 type FlagKey = 'MAIL_USE_TLS' | 'MAIL_USE_STARTTLS' | 'MAIL_TLS_REJECT_UNAUTHORIZED';
 type TextKey = 'MAIL_SERVER' | 'MAIL_USERNAME' | 'MAIL_PASSWORD' | 'MAIL_DEFAULT_SENDER' | 'MAIL_OUTBOX_DIR' | 'MAIL_TLS_CA';
 
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off']);
+
+/** A boolean key; text (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`) is accepted for keys a config file passes through untyped. */
 function flag(config: MailConfig, key: FlagKey, fallback: boolean): boolean {
   const value: unknown = config[key];
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') {
-    throw new FrameworkException(`${key} must be true or false, got ${JSON.stringify(value)}`);
-  }
-  return value;
+  if (typeof value === 'boolean') return value;
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (word !== undefined && TRUE.has(word)) return true;
+  if (word !== undefined && FALSE.has(word)) return false;
+  throw new FrameworkException(`${key} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function text(config: MailConfig, key: TextKey): string | undefined {
