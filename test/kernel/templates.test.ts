@@ -81,6 +81,21 @@ describe('lookup, caching and errors', () => {
     expect(f.render('errors/404.html', { status: 404, title: 'Not Found', message: 'm' }).toString()).toContain('fw-status');
   });
 
+  it('resolves partials and layouts through the same lookup, the app overriding', () => {
+    const addRoot = makeProject({ files: { 'templates/partials/nav.html': 'additive nav', 'templates/partials/foot.html': 'additive foot {{x}}' } });
+    const f = app({
+      files: {
+        'fluid/templates/layout.html': '<main>{{> @partial-block}}</main>',
+        'fluid/templates/partials/nav.html': '<nav>{{x}}</nav>',
+        'fluid/templates/page.html': '{{#> layout}}{{> partials/nav}}|{{> "partials/foot.html"}}{{/layout}}',
+        'fluid/templates/broken.html': '{{> nowhere}}',
+      },
+    });
+    f.additive(new Additive('blog', { root: addRoot }));
+    expect(f.render('page.html', { x: '<x>' }).toString()).toBe('<main><nav>&lt;x&gt;</nav>|additive foot &lt;x&gt;</main>');
+    expect(() => f.render('broken.html')).toThrow(/uses the partial 'nowhere', which was not found \(tried nowhere, nowhere\.html/);
+  });
+
   it('compiles a template once and caches it', () => {
     const f = app({ files: { 'fluid/templates/c.html': 'first' } });
     expect(f.render('c.html').toString()).toBe('first');

@@ -39,6 +39,7 @@ export class TemplateEngine {
   readonly #dirs: string[] = [];
   readonly #cache = new Map<string, Compiled>();
   readonly #strings = new Map<string, Handlebars.TemplateDelegate>();
+  readonly #partials = new Set<string>();
 
   /** @param dirs search folders, highest priority first. */
   constructor(dirs: string[] = [], helpers: Record<string, TemplateHelper> = {}) {
@@ -57,6 +58,9 @@ export class TemplateEngine {
     if (this.#dirs.includes(dir)) return;
     this.#dirs.splice(index, 0, dir);
     this.#cache.clear();
+    this.#strings.clear();
+    for (const p of this.#partials) this.#hb.unregisterPartial(p);
+    this.#partials.clear();
   }
 
   /** Registers (or replaces) a helper available to every template. */
@@ -84,7 +88,7 @@ export class TemplateEngine {
           `Template '${name}' not found; searched: ${this.#dirs.join(', ') || '(no template folders)'}`,
         );
       }
-      compiled = { file, fn: this.#compile(readFileSync(file, 'utf8'), file, !autoescapes(name)) };
+      compiled = { file, fn: this.#compileFile(name, file) };
       this.#cache.set(name, compiled);
     }
     return new Markup(run(compiled.fn, data, compiled.file));
@@ -101,16 +105,39 @@ export class TemplateEngine {
     return new Markup(run(fn, data, '<string>'));
   }
 
+  #compileFile(name: string, file: string): Handlebars.TemplateDelegate {
+    return this.#compile(readFileSync(file, 'utf8'), file, !autoescapes(name));
+  }
+
   #compile(source: string, srcName: string, noEscape: boolean): Handlebars.TemplateDelegate {
+    let ast: hbs.AST.Program;
     try {
       // Parse now, so a syntax error surfaces here with the file name, not mid-request.
-      const ast = this.#hb.parse(source, { srcName });
-      return this.#hb.compile(ast, { noEscape });
+      ast = this.#hb.parse(source, { srcName });
     } catch (err) {
       throw new FrameworkException(`Template ${srcName} failed to compile: ${(err as Error).message}`, {
         cause: err,
       });
     }
+    for (const partial of partialNames(ast)) this.#loadPartial(partial, srcName);
+    return this.#hb.compile(ast, { noEscape });
+  }
+
+  /**
+   * Registers the partial `{{> name}}` from the template folders (`name`, else `name.html`), so
+   * layouts and includes follow the same lookup (and overrides) as templates.
+   */
+  #loadPartial(name: string, usedBy: string): void {
+    if (this.#partials.has(name) || Object.hasOwn(this.#hb.partials, name)) return;
+    const candidates = extname(name) ? [name] : [name, `${name}.html`];
+    const found = candidates.map((c) => ({ c, file: this.resolve(c) })).find((x) => x.file !== undefined);
+    if (!found?.file) {
+      throw new FrameworkException(
+        `Template ${usedBy} uses the partial '${name}', which was not found (tried ${candidates.join(', ')} in ${this.#dirs.join(', ')})`,
+      );
+    }
+    this.#partials.add(name); // before compiling it, so a partial that includes itself terminates
+    this.#hb.registerPartial(name, this.#compileFile(found.c, found.file));
   }
 }
 
@@ -129,4 +156,19 @@ function checkName(name: string): string {
     throw new FrameworkException(`Invalid template name '${name}': use a relative path inside a templates folder`);
   }
   return rel;
+}
+
+/** The static names of every `{{> partial}}` and `{{#> partial}}` in a parsed template. */
+function partialNames(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) {
+    for (const child of node) partialNames(child, out);
+  } else if (node !== null && typeof node === 'object') {
+    const n = node as { type?: unknown; name?: { type?: unknown; original?: unknown; value?: unknown } };
+    if (n.type === 'PartialStatement' || n.type === 'PartialBlockStatement') {
+      const name = n.name?.type === 'StringLiteral' ? n.name.value : n.name?.type === 'PathExpression' ? n.name.original : undefined;
+      if (typeof name === 'string' && !name.startsWith('@')) out.add(name);
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'loc') partialNames(value, out);
+  }
+  return out;
 }
