@@ -2,9 +2,14 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { packageVersion } from '../package-info.js';
 import { writeFileAtomic } from './atomic.js';
+import { compareText } from './file-tree.js';
+import { forEachLimit } from './pool.js';
 import { assertInsideRoot, resolveRoot } from './contain.js';
 import type { Plan } from './plan.js';
 import { updateRecord, type WrittenFile } from './record.js';
+
+/** How many files are written at once. */
+const WRITE_CONCURRENCY = 16;
 
 /** What {@link commit} did. */
 export interface CommitResult {
@@ -30,24 +35,34 @@ export async function commit(plan: Plan, options: CommitOptions = {}): Promise<C
   const result: CommitResult = { created: [], updated: [], deleted: [], unchanged: [] };
   const realRoot = await resolveRoot(plan.root);
   const written: WrittenFile[] = [];
-  for (const entry of plan.entries) {
-    if (entry.action === 'unchanged') {
-      result.unchanged.push(entry.path);
-      continue;
-    }
+  const changes = plan.entries.filter((entry) => {
+    if (entry.action === 'unchanged') result.unchanged.push(entry.path);
+    return entry.action !== 'unchanged';
+  });
+  // Writes are independent, so they overlap (mostly their fsyncs); results are reported sorted.
+  const applying = forEachLimit(changes, WRITE_CONCURRENCY, async (entry) => {
     await assertInsideRoot(realRoot, plan.root, entry.path);
     const absolute = path.join(plan.root, entry.path);
     if (entry.action === 'delete') {
       await rm(absolute, { force: true });
       result.deleted.push(entry.path);
-      continue;
+      return;
     }
     const content = entry.content ?? Buffer.alloc(0);
     const mode = entry.mode ?? 0o644;
     await writeFileAtomic(absolute, content, mode, entry.path);
     if (entry.record) written.push({ path: entry.path, content, generator: entry.generator, mode });
     (entry.action === 'create' ? result.created : result.updated).push(entry.path);
-  }
+  });
+  // Even when a write fails, the record is brought up to date for the files that did land, so it
+  // always describes what is on disk; then the failure is rethrown.
+  const failure = await applying.then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  written.sort((a, b) => compareText(a.path, b.path));
   await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), written, result.deleted);
+  if (failure) throw failure.error;
+  for (const list of [result.created, result.updated, result.deleted]) list.sort(compareText);
   return result;
 }

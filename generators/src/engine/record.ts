@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { compareText } from './file-tree.js';
 import { sha256 } from './hash.js';
+import { forEachLimit } from './pool.js';
 
 /** Folder of the generation record, relative to the project root. */
 export const RECORD_DIR = '.fw';
@@ -133,11 +134,13 @@ export async function updateRecord(
   if (written.length === 0 && deleted.length === 0) return undefined;
   const previous = await readRecord(projectRoot);
   const record: GenerationRecord = { version: 1, generator: generatorVersion, files: { ...previous?.files } };
-  for (const file of written) {
+  await forEachLimit(written, 16, async (file) => {
     const hash = sha256(file.content);
     const blob = path.join(projectRoot, STORE_DIR, hash);
     if (!(await exists(blob))) await writeFileAtomic(blob, file.content, 0o644, `${STORE_DIR}/${hash}`);
-    record.files[file.path] = { sha256: hash, generator: file.generator, mode: formatMode(file.mode), eol: detectEol(file.content) };
+  });
+  for (const file of written) {
+    record.files[file.path] = { sha256: sha256(file.content), generator: file.generator, mode: formatMode(file.mode), eol: detectEol(file.content) };
   }
   for (const file of deleted) delete record.files[file];
   await writeFileAtomic(path.join(projectRoot, RECORD_FILE), Buffer.from(serializeRecord(record)), 0o644, RECORD_FILE);
