@@ -182,9 +182,16 @@ export class HttpRouter {
 
 /** Wraps a handler so that its return value (when not `undefined`) becomes the body. */
 function toBody(h: Handler): Handler {
-  const wrapped: Handler = async (ctx, next) => {
-    const value = await h(ctx, next);
+  // Not async: a synchronous handler costs no extra promise.
+  const wrapped: Handler = (ctx, next) => {
+    const value = h(ctx, next);
+    if (value instanceof Promise) {
+      return value.then((resolved: unknown) => {
+        if (resolved !== undefined) setBody(ctx, resolved);
+      });
+    }
     if (value !== undefined) setBody(ctx, value);
+    return undefined;
   };
   return Object.assign(wrapped, h); // keep markers other middleware reads (e.g. rate-limit exemptions)
 }
