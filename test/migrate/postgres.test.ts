@@ -129,6 +129,13 @@ describe('fw migrate on PostgreSQL, next to a SQLite bind', () => {
       { title: 'p1', rating: 0 },
       { title: 'p2', rating: 0 },
     ]);
+    // A statement that cannot run in a transaction skips the trial; Prisma applies it as usual.
+    const concurrent = path.join(project.root, 'prisma/reports/migrations/29990102000000_concurrent');
+    await mkdir(concurrent);
+    await writeFile(path.join(concurrent, 'migration.sql'), 'CREATE INDEX CONCURRENTLY "Post_title_idx" ON "Post"("title");\n');
+    await migrate('deploy', { bind: 'reports' });
+    expect(await sql('reports', "SELECT indexname FROM pg_indexes WHERE indexname = 'Post_title_idx'")).toEqual([{ indexname: 'Post_title_idx' }]);
+
     // The SQLite bind is not affected by the other bind's failure.
     const [main] = await migrate('status', { bind: 'main' });
     expect(main!.stdout).toContain('Database schema is up to date');

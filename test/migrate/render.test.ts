@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { migrateLayout, renderMigrateEnvironment, MigrateError } from '../../generators/src/migrate/index.js';
-import { prismaCli, tempProject, writeFiles } from '../support/prisma.js';
+import { prismaCli, prismaCliAsync, tempProject, writeFiles } from '../support/prisma.js';
 
 const ONE = { main: 'file:./var/main.db' };
 const THREE = {
@@ -36,10 +36,12 @@ describe('fw migrate init: renderMigrateEnvironment', () => {
     const project = await tempProject('render-one');
     try {
       await writeFiles(project.root, files);
-      const perBind = prismaCli(['validate', '--config', 'prisma/main/prisma.config.ts'], { cwd: project.root });
+      const [perBind, root] = await Promise.all([
+        prismaCliAsync(['validate', '--config', 'prisma/main/prisma.config.ts'], { cwd: project.root }),
+        prismaCliAsync(['validate'], { cwd: project.root }),
+      ]);
       expect(perBind.output).toContain('is valid');
       expect(perBind.status).toBe(0);
-      const root = prismaCli(['validate'], { cwd: project.root });
       expect(root.output).toContain('prisma/main/schema.prisma is valid');
       expect(root.status).toBe(0);
     } finally {
@@ -70,11 +72,15 @@ describe('fw migrate init: renderMigrateEnvironment', () => {
     const project = await tempProject('render-three');
     try {
       await writeFiles(project.root, files);
-      for (const bind of ['main', 'reports', 'audit']) {
-        const result = prismaCli(['validate', '--config', `prisma/${bind}/prisma.config.ts`], { cwd: project.root });
+      const bindsToCheck = ['main', 'reports', 'audit'];
+      const results = await Promise.all(
+        bindsToCheck.map((bind) => prismaCliAsync(['validate', '--config', `prisma/${bind}/prisma.config.ts`], { cwd: project.root })),
+      );
+      results.forEach((result, i) => {
+        const bind = bindsToCheck[i]!;
         expect(result.output, bind).toContain(`prisma/${bind}/schema.prisma is valid`);
         expect(result.status, bind).toBe(0);
-      }
+      });
     } finally {
       await project.cleanup();
     }

@@ -5,7 +5,7 @@
  * parallel test workers) and points `PRISMA_SCHEMA_ENGINE_BINARY` at it. Generated projects never
  * depend on the stand-in.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -102,4 +102,15 @@ export function prismaCli(args: readonly string[], options: { cwd: string; env?:
   const run = spawnSync(PRISMA_BIN, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, encoding: 'utf8' });
   if (run.error) throw run.error;
   return { status: run.status ?? -1, output: `${run.stdout}${run.stderr}` };
+}
+
+/** Like {@link prismaCli}, without blocking, so independent runs can go in parallel. */
+export function prismaCliAsync(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ status: number; output: string }> {
+  usePrismaOffline();
+  return new Promise((resolve) => {
+    execFile(PRISMA_BIN, args, { cwd: options.cwd, env: { ...process.env, ...options.env } }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ status, output: `${stdout}${stderr}${error && typeof error.code !== 'number' ? error.message : ''}` });
+    });
+  });
 }
