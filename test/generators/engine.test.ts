@@ -188,7 +188,7 @@ describe('atomic writes', () => {
     expect(files.filter((f) => !f.startsWith('.fw/'))).toHaveLength(20);
   });
 
-  test('a write that fails (EFBIG under a file-size limit) keeps the old file and the record', async () => {
+  test('a write that fails (EFBIG under a file-size limit) keeps the old file; the record stays true to disk', async () => {
     const root = await tempDir();
     const first = new FileTree();
     first.write('data.txt', 'old contents\n', gen);
@@ -200,6 +200,7 @@ describe('atomic writes', () => {
       `import { commit, FileTree, plan } from ${JSON.stringify(path.join(REPO, 'generators/src/engine/index.ts'))};\n` +
         `const tree = new FileTree();\n` +
         `tree.write('data.txt', 'x'.repeat(200_000), { generator: 'test' });\n` +
+        `tree.write('small.txt', 'small\\n', { generator: 'test' });\n` +
         `await commit(await plan(tree, ${JSON.stringify(root)}));\n`,
     );
     // `ulimit -f 1`: the kernel refuses to grow any file past 1 KiB, a real write failure.
@@ -211,7 +212,12 @@ describe('atomic writes', () => {
     expect(child.status).not.toBe(0);
     expect(child.stderr).toMatch(/Could not write data\.txt: EFBIG/);
     expect(await readFile(path.join(root, 'data.txt'), 'utf8')).toBe('old contents\n');
-    expect(await readFile(path.join(root, '.fw/record.json'), 'utf8')).toBe(recordBefore);
+    // data.txt keeps its old entry; small.txt, which did land, is recorded.
+    const before = JSON.parse(recordBefore) as { files: Record<string, unknown> };
+    const after = await readRecord(root);
+    expect(after?.files['data.txt']).toEqual(before.files['data.txt']);
+    expect(after?.files['small.txt']?.sha256).toBe(sha256(Buffer.from('small\n')));
+    expect(await readFile(path.join(root, 'small.txt'), 'utf8')).toBe('small\n');
     expect((await listFiles(root)).filter((f) => f.includes(TEMP_MARKER))).toEqual([]);
   });
 });
