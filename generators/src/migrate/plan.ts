@@ -66,11 +66,11 @@ export interface PrismaInvocation {
  *   shows the warnings and asks first, so it runs as is; in a non-interactive run it needs
  *   `force`, and even then Prisma still refuses data-loss steps without a terminal.
  *
+ * `deploy` runs `migrate deploy`, `status` runs `migrate status`, and `diff` runs `migrate diff`
+ * from the bind's database to its schema, as SQL (`--script`).
+ *
  * `dev` and `deploy` on a SQLite file carry a `snapshot` so a failed migration is undone; on
  * PostgreSQL they carry a `trial`: pending migrations are first run in a rolled-back transaction.
- *
- * - `deploy`: `migrate deploy`; `status`: `migrate status`; `diff`: `migrate diff` from the
- *   bind's database to its schema, as SQL (`--script`).
  */
 export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvocation[] {
   const { action, binds, root, interactive } = options;

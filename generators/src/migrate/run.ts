@@ -34,8 +34,9 @@ export function findPrismaBinary(cwd: string): string {
  * `prisma` binary. Interactive runs share the terminal (Prisma's prompts work); others capture
  * the output. With `invocation.snapshot` the SQLite file is copied aside first and restored when
  * Prisma fails; with `invocation.trial` the pending PostgreSQL migrations are trial-run in a
- * rolled-back transaction first. Either way a failed migration leaves the database untouched. A non-zero exit throws a {@link MigrateError} naming the bind, the command and
- * Prisma's own error message.
+ * rolled-back transaction first. Either way a failed migration leaves the database untouched.
+ * A non-zero exit throws a {@link MigrateError} naming the bind, the command and Prisma's own
+ * error message.
  */
 export async function runPrisma(invocation: PrismaInvocation, options: { binary?: string } = {}): Promise<PrismaResult> {
   let binary: string;
@@ -44,7 +45,6 @@ export async function runPrisma(invocation: PrismaInvocation, options: { binary?
   } catch (error) {
     throw new MigrateError(`bind "${invocation.bind}": ${(error as Error).message}`, { bind: invocation.bind, cause: error });
   }
-  const command = `prisma ${invocation.argv.join(' ')}`;
   if (invocation.trial) await trialRunPostgres(invocation.bind, invocation.cwd, invocation.trial);
   const snapshot = invocation.snapshot ? await snapshotSqlite(invocation.snapshot) : undefined;
   try {
