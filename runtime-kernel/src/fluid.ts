@@ -109,6 +109,7 @@ export class Fluid {
     this.ws = new WsRouter({ prefix: '/ws', mount: 'ws' });
     for (const r of [this.app, this.api, this.ws]) r.attach(this.routes);
     this.templates = new TemplateEngine([join(this.root, 'fluid', 'templates'), KERNEL_TEMPLATES_DIR]);
+    this.templates.reload = this.config.DEBUG; // development: edited templates show on the next render
     this.#registerHelpers();
     if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d)));
 

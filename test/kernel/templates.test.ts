@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Additive, Markup, escape, joinHtml, joinMarkup, type Fluid } from '@fw/kernel';
@@ -101,6 +101,15 @@ describe('lookup, caching and errors', () => {
     expect(f.render('c.html').toString()).toBe('first');
     writeFileSync(join(f.root, 'fluid/templates/c.html'), 'second');
     expect(f.render('c.html').toString()).toBe('first');
+  });
+
+  it('re-reads edited templates and partials with DEBUG on', () => {
+    const f = app({ config: { DEBUG: true }, files: { 'fluid/templates/d.html': 'v1 {{> p}}', 'fluid/templates/p.html': 'p1' } });
+    expect(f.render('d.html').toString()).toBe('v1 p1');
+    writeFileSync(join(f.root, 'fluid/templates/p.html'), 'p2');
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(f.root, 'fluid/templates/p.html'), later, later);
+    expect(f.render('d.html').toString()).toBe('v1 p2');
   });
 
   it('names the template and folders on errors', () => {

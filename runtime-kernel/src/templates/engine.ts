@@ -5,7 +5,7 @@
  * Escaping follows the template's suffix: `.html .htm .xml .xhtml .svg` and string sources are
  * autoescaped; `.txt .md .json` (and any other suffix) are not.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, normalize, sep } from 'node:path';
 import Handlebars from 'handlebars';
 import { FrameworkException } from '../errors/index.js';
@@ -41,6 +41,11 @@ export class TemplateEngine {
   readonly #strings = new Map<string, Handlebars.TemplateDelegate>();
   readonly #partials = new Set<string>();
 
+  /** Template files compiled so far and their modification times (watched in reload mode). */
+  readonly #files = new Map<string, number>();
+  /** Re-read changed template files before rendering (development). */
+  reload = false;
+
   /** @param dirs search folders, highest priority first. */
   constructor(dirs: string[] = [], helpers: Record<string, TemplateHelper> = {}) {
     this.#hb = Handlebars.create();
@@ -57,10 +62,7 @@ export class TemplateEngine {
   addDirectory(dir: string, index = this.#dirs.length): void {
     if (this.#dirs.includes(dir)) return;
     this.#dirs.splice(index, 0, dir);
-    this.#cache.clear();
-    this.#strings.clear();
-    for (const p of this.#partials) this.#hb.unregisterPartial(p);
-    this.#partials.clear();
+    this.clear();
   }
 
   /** Registers (or replaces) a helper available to every template. */
@@ -80,6 +82,7 @@ export class TemplateEngine {
 
   /** Renders the named template file with `data` and returns the result as `Markup`. */
   render(name: string, data: TemplateData = {}): Markup {
+    if (this.reload && this.#changed()) this.clear();
     let compiled = this.#cache.get(name);
     if (!compiled) {
       const file = this.resolve(name);
@@ -105,7 +108,30 @@ export class TemplateEngine {
     return new Markup(run(fn, data, '<string>'));
   }
 
+  /** Forgets every compiled template and partial (they are compiled again on next use). */
+  clear(): void {
+    this.#cache.clear();
+    this.#strings.clear();
+    for (const p of this.#partials) this.#hb.unregisterPartial(p);
+    this.#partials.clear();
+    this.#files.clear();
+  }
+
+  #changed(): boolean {
+    for (const [file, mtime] of this.#files) {
+      let now: number;
+      try {
+        now = statSync(file).mtimeMs;
+      } catch {
+        return true;
+      }
+      if (now !== mtime) return true;
+    }
+    return false;
+  }
+
   #compileFile(name: string, file: string): Handlebars.TemplateDelegate {
+    if (this.reload) this.#files.set(file, statSync(file).mtimeMs);
     return this.#compile(readFileSync(file, 'utf8'), file, !autoescapes(name));
   }
 
