@@ -1,7 +1,8 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { validateProjectName } from '@fw/schemas';
+import { parseProjectConfig, validateProjectName } from '@fw/schemas';
+import { format } from 'prettier';
 import { createApp } from '../../generators/src/commands/create-app.js';
 import { createProject, dependencySpecs, run } from '../../generators/src/commands/create-project.js';
 import { readRecord, readStored } from '../../generators/src/engine/index.js';
@@ -28,6 +29,7 @@ describe('create project', () => {
       additives: [],
       config: { APP_FRONTEND: { type: 'htmx', alpine: false } },
     });
+    expect(parseProjectConfig(fw, 'fw.json').config.APP_FRONTEND).toEqual({ type: 'htmx', alpine: false });
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
     expect(pkg.dependencies['@fw/kernel']).toBe(`file:${path.relative(root, path.join(REPO, 'runtime-kernel'))}`);
     expect(pkg.devDependencies['create-fw-app']).toBe(`file:${path.relative(root, REPO)}`);
@@ -45,6 +47,17 @@ describe('create project', () => {
       expect(await readStored(root, entry.sha256)).toEqual(await readFile(path.join(root, file)));
     }
     expect(io.out()).toContain('Created my-app');
+  });
+
+  test('generated sources are prettier-formatted with the project\'s own .prettierrc.json', async () => {
+    const cwd = await tempDir();
+    await run(['pretty', '--yes', '--alpine'], testIO(cwd));
+    const root = path.join(cwd, 'pretty');
+    const options = JSON.parse(await readFile(path.join(root, '.prettierrc.json'), 'utf8'));
+    for (const file of PROJECT_FILES.filter((f) => /\.(ts|json|md|html)$/.test(f))) {
+      const text = await readFile(path.join(root, file), 'utf8');
+      expect(await format(text, { ...options, filepath: path.join(root, file) }), file).toBe(text);
+    }
   });
 
   test('--alpine adds the Alpine counter; --surface none drops the htmx parts', async () => {

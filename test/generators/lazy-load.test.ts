@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, expect, test } from 'vitest';
+import { REPO, tempDir } from './helpers.js';
+
+const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
+const CREATE_BIN = path.join(REPO, 'generators/dist/bin/create-fw-app.js');
+const WATCHED = ['prettier', 'node-plop', 'ts-morph'];
+
+beforeAll(() => {
+  if (!existsSync(FW_BIN)) throw new Error(`${FW_BIN} is missing: run "npm run build" first (npm test does).`);
+});
+
+/** Runs a built binary with a module-resolution hook that logs every import of prettier, node-plop or ts-morph. */
+async function loadedBy(bin: string, args: string[], cwd: string): Promise<string[]> {
+  const dir = await tempDir('fw-lazy-');
+  const log = path.join(dir, 'loaded.log');
+  const hooks = path.join(dir, 'hooks.mjs');
+  const register = path.join(dir, 'register.mjs');
+  await writeFile(log, '');
+  await writeFile(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\n` +
+      `const watched = ${JSON.stringify(WATCHED)};\n` +
+      `export async function resolve(specifier, context, next) {\n` +
+      `  if (watched.includes(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');\n` +
+      `  return next(specifier, context);\n}\n`,
+  );
+  await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, bin, ...args], { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+  return [...new Set((await readFile(log, 'utf8')).split('\n').filter(Boolean))].sort();
+}
+
+test('fw create app loads neither prettier, node-plop nor ts-morph; create-fw-app loads node-plop and prettier only', async () => {
+  const cwd = await tempDir();
+  expect(await loadedBy(CREATE_BIN, ['proj', '--yes'], cwd)).toEqual(['node-plop', 'prettier']);
+  expect(await loadedBy(FW_BIN, ['create', 'app', 'proj'], path.join(cwd, 'proj'))).toEqual([]);
+  expect(await loadedBy(FW_BIN, ['--help'], cwd)).toEqual([]);
+  expect(await loadedBy(FW_BIN, ['run', '--help'], cwd)).toEqual([]);
+}, 30_000);
