@@ -48,6 +48,12 @@ process.stdout.write(`\n> fw run --port ${port}\n`);
 const server = spawn(process.execPath, [path.join(demoDir, 'node_modules', '.bin', 'fw'), 'run', '--port', String(port)], {
   cwd: demoDir,
   stdio: ['ignore', 'pipe', 'inherit'],
+  // Its own process group: Ctrl-C reaches only this script, which passes exactly one signal on
+  // (a second signal would make serve() exit at once, skipping the shutdown hooks).
+  detached: true,
+});
+process.once('exit', () => {
+  if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
 });
 let announced = false;
 server.stdout.on('data', (chunk: Buffer) => {

@@ -104,7 +104,9 @@ export async function watchProject(root: string, childArgs: string[], io: Comman
   let stopping = false;
   let restarting = false;
   const start = (): void => {
-    child = spawn(process.execPath, [fwBin, 'run', ...childArgs], { cwd: root, stdio: 'inherit', env: io.env });
+    // Its own process group: a terminal Ctrl-C reaches only this watcher, which then stops the
+    // app with exactly one signal (a second signal makes serve() exit at once, skipping hooks).
+    child = spawn(process.execPath, [fwBin, 'run', ...childArgs], { cwd: root, stdio: 'inherit', env: io.env, detached: true });
     const current = child;
     current.on('exit', (code, signal) => {
       if (current === child && !stopping && !restarting) {
@@ -157,6 +159,9 @@ export async function watchProject(root: string, childArgs: string[], io: Comman
   });
 
   start();
+  process.once('exit', () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
   return new Promise<number>((resolve) => {
     const shutdown = (): void => {
       if (stopping) return;
