@@ -332,12 +332,10 @@ export class Fluid {
 
   async #doClose(): Promise<void> {
     const errors: unknown[] = [];
+    // Sockets first: an upgraded connection would keep its HTTP server from closing.
+    if (this.#wss) await closeSockets(this.#wss);
     await Promise.all([...this.#servers].map((s) => stopServer(s)));
     this.#servers.clear();
-    if (this.#wss) {
-      for (const client of this.#wss.clients) client.close(1001, 'Server shutting down');
-      await new Promise<void>((resolve) => this.#wss!.close(() => resolve()));
-    }
     if (this.#mixing) {
       await this.#mixing.catch(() => undefined);
       for (const hook of this.#shutdown) {
@@ -421,6 +419,27 @@ export class Fluid {
     this.templates.registerHelper('frontend', () => this.frontendInclude());
     this.templates.registerHelper('escape', (value: unknown) => escape(value));
   }
+}
+
+/** Closes every socket with 1001 (terminating those still open after 2 s), then the server. */
+async function closeSockets(wss: WebSocketServer): Promise<void> {
+  const clients = [...wss.clients];
+  await Promise.all(
+    clients.map(
+      (client) =>
+        new Promise<void>((resolve) => {
+          if (client.readyState === client.CLOSED) return resolve();
+          const timer = setTimeout(() => client.terminate(), 2_000);
+          timer.unref();
+          client.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          client.close(1001, 'Server shutting down');
+        }),
+    ),
+  );
+  await new Promise<void>((resolve) => wss.close(() => resolve()));
 }
 
 /** Stops accepting, lets in-flight requests finish (10 s at most), closes idle keep-alives. */

@@ -206,3 +206,21 @@ describe('static mounts', () => {
     expect((await fetch(`${url}/fluid/static/fw.css`)).status).toBe(200);
   });
 });
+
+describe('close() with open sockets', () => {
+  it('closes open websockets (1001) and returns promptly', async () => {
+    const f = makeFluid();
+    f.ws.route('hold', '/hold', () => undefined);
+    const url = (await start(f)).replace('http', 'ws');
+    const socket = new WebSocket(`${url}/ws/hold`);
+    await new Promise((resolve, reject) => {
+      socket.on('open', resolve);
+      socket.on('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    const t0 = Date.now();
+    await f.close();
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(await closed).toBe(1001);
+  });
+});
