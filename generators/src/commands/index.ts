@@ -20,6 +20,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { words: ['create', 'app'], summary: 'write app_configs/<name>.ini with a fresh SECRET_KEY', load: () => import('./create-app.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
+  {
+    words: ['ocean', 'search'],
+    summary: 'search the Additive registry',
+    load: async () => ({ run: (await import('../ocean/cli.js')).runOceanSearch }),
+  },
 ];
 
 /** Usage text of `fw`. */
