@@ -60,6 +60,8 @@ describe('app and api routers', () => {
     expect(await r.text()).toBe('<b>bold</b>');
     r = await fetch(`${url}/set`);
     expect([r.status, await r.text()]).toEqual([201, 'set directly']);
+    r = await fetch(`${url}/html`, { method: 'HEAD' });
+    expect([r.status, r.headers.get('content-length'), await r.text()]).toEqual([200, '9', '']);
     expect(await (await fetch(`${url}/stream`)).text()).toBe('ab');
     expect(await (await fetch(`${url}/api/items/a%20b`)).json()).toEqual({ id: 'a b' });
     expect(await (await fetch(`${url}/api/model`)).json()).toEqual({ id: 1, title: 'x', kind: 'post' });
@@ -82,6 +84,10 @@ describe('app and api routers', () => {
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toContain('POST');
     expect(await r.json()).toEqual({ error: 'Method Not Allowed' });
+    const o = await fetch(`${url}/api/things/1`, { method: 'OPTIONS' });
+    expect([o.status, o.headers.get('allow')]).toEqual([204, 'PUT']);
+    const missing = await fetch(`${url}/api/nothing`, { method: 'OPTIONS' });
+    expect(missing.status).toBe(404);
   });
 
   it('rejects bad route definitions with clear errors', () => {
