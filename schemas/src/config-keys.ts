@@ -2,25 +2,53 @@ import { isIP } from 'node:net';
 import * as z from 'zod';
 import { frontendSchema } from './frontend.js';
 
-/** `<n>/<unit>` or `<n> per <unit>`, unit second|minute|hour|day (a trailing `s` is accepted). */
-export const RATE_LIMIT_PATTERN = /^\s*(\d+)\s*(?:\/|\s+per\s+)\s*(second|minute|hour|day)s?\s*$/i;
+/**
+ * One rate limit: `<n>/<unit>`, `<n> per <unit>` or `<n> per <m> <unit>`, unit second|minute|hour|day
+ * (a trailing `s` is accepted, case is not significant).
+ */
+export const RATE_LIMIT_PATTERN = /^\s*(\d+)\s*(?:\/|\s+per\s+)\s*(?:(\d+)\s*)?(second|minute|hour|day)s?\s*$/i;
+
+/** A rate-limit list: one or more limits separated by `;` or `,` (JSON Schema pattern). */
+const RATE_LIMITS_PATTERN = new RegExp(
+  `^${RATE_LIMIT_PATTERN.source.slice(1, -1)}(?:[;,]${RATE_LIMIT_PATTERN.source.slice(1, -1)})*$`,
+  'i',
+);
 
 const UNIT_SECONDS = { second: 1, minute: 60, hour: 3600, day: 86400 } as const;
 
-/** A parsed rate limit: `points` requests per `durationSeconds`. */
+/** A parsed rate limit: `points` requests per `seconds`. */
 export interface RateLimit {
+  /** Requests allowed in the window. */
   readonly points: number;
-  readonly durationSeconds: number;
+  /** Window length in seconds. */
+  readonly seconds: number;
+  /** The limit normalised, e.g. `10/1 minute`. */
+  readonly text: string;
 }
 
-/** Parses `100/minute` or `100 per minute` (the {@link RATE_LIMIT_PATTERN}); undefined when malformed or zero. */
+/** Parses one limit (see {@link RATE_LIMIT_PATTERN}); undefined when malformed or zero. */
 export function parseRateLimit(text: string): RateLimit | undefined {
   const m = RATE_LIMIT_PATTERN.exec(text);
   if (m === null) return undefined;
   const points = Number(m[1]);
-  const unit = (m[2] ?? '').toLowerCase() as keyof typeof UNIT_SECONDS;
-  if (!Number.isSafeInteger(points) || points <= 0) return undefined;
-  return { points, durationSeconds: UNIT_SECONDS[unit] };
+  const multiplier = m[2] === undefined ? 1 : Number(m[2]);
+  const unit = (m[3] ?? '').toLowerCase() as keyof typeof UNIT_SECONDS;
+  if (!Number.isSafeInteger(points) || points <= 0 || !(multiplier >= 1)) return undefined;
+  return { points, seconds: multiplier * UNIT_SECONDS[unit], text: `${points}/${multiplier} ${unit}` };
+}
+
+/**
+ * Parses a limit list such as `10/minute;100/hour` (separated by `;` or `,`). The answer names the
+ * first malformed part instead of the limits when one is malformed.
+ */
+export function parseRateLimits(spec: string): RateLimit[] | { invalid: string } {
+  const limits: RateLimit[] = [];
+  for (const raw of spec.split(/[;,]/)) {
+    const limit = parseRateLimit(raw);
+    if (limit === undefined) return { invalid: raw.trim() };
+    limits.push(limit);
+  }
+  return limits;
 }
 
 /** Names proxy-addr accepts for whole address ranges. */
@@ -88,7 +116,9 @@ export const configShape = {
   MAIL_USERNAME: z.string().optional().describe('SMTP login user name.'),
   MAIL_PASSWORD: z.string().optional().describe('SMTP login password (use MAIL_PASSWORD_FILE for a file).'),
   MAIL_DEFAULT_SENDER: z.string().min(1).optional().describe('From address used when a message names none, e.g. "App <noreply@example.com>".'),
-  MAIL_OUTBOX_DIR: z.string().min(1).optional().describe('Write outgoing mail as .eml files into this folder instead of sending (development, tests).'),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional().describe('Folder for .eml files when MAIL_SERVER is unset (development). Default var/outbox.'),
+  MAIL_TLS_CA: z.string().min(1).optional().describe('PEM certificate(s) to trust for the SMTP server (e.g. a private CA); usually given as MAIL_TLS_CA_FILE.'),
+  MAIL_TLS_REJECT_UNAUTHORIZED: bool('Refuse SMTP servers whose certificate does not verify. Default true; turn off only for local testing.', true),
   PROXY_FIX: bool('Trust X-Forwarded-For from peers listed in PROXY_TRUSTED_HOSTS. Default false.', false),
   PROXY_TRUSTED_HOSTS: z
     .array(
@@ -100,10 +130,11 @@ export const configShape = {
     .describe('Proxies whose X-Forwarded-For is believed (with PROXY_FIX): IPs, CIDR ranges, or loopback/linklocal/uniquelocal. Default [].'),
   RATELIMIT_DEFAULT: z
     .string()
-    .refine((text) => parseRateLimit(text) !== undefined, {
-      error: 'a rate limit like "100/minute" or "100 per minute" (at least 1; unit second, minute, hour or day)',
+    .refine((text) => Array.isArray(parseRateLimits(text)), {
+      error:
+        'a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)',
     })
-    .meta({ pattern: RATE_LIMIT_PATTERN.source })
+    .meta({ pattern: RATE_LIMITS_PATTERN.source })
     .optional()
     .describe('Limit applied to every route without its own limit (exempt routes excepted), e.g. "100/minute". Unset: no default limit.'),
   RATELIMIT_ENABLED: bool('Master switch for rate limiting. Default true.', true),
@@ -153,7 +184,13 @@ export const configShape = {
   AUTH_PERMISSIONS: guardNames('permission')
     .default([])
     .describe('Permission names; the generators write a guard per permission. Default [].'),
-  FW_OCEAN_URL: httpUrl('FW_OCEAN_URL').optional().describe('Base URL of the Additive package registry used by `fw ocean`.'),
+  FW_OCEAN_URL: z
+    .string()
+    .refine((v) => /^(https?|file):/i.test(v) || !/^[a-z][a-z0-9+.-]*:/i.test(v), {
+      error: 'an http(s) or file: URL, or a path, of the Ocean index document',
+    })
+    .optional()
+    .describe('Where `fw ocean` reads its index: the URL (http, https or file:) or path of the index JSON document. Unset: the index shipped with fw.'),
 } as const;
 
 /** A runtime config key the kernel knows. */

@@ -40,6 +40,7 @@ export {
   configShape,
   isTrustedHostEntry,
   parseRateLimit,
+  parseRateLimits,
   type KnownConfigKey,
   type RateLimit,
 } from './config-keys.js';

@@ -9,6 +9,7 @@ import {
   parseAppIni,
   parseConfig,
   parseRateLimit,
+  parseRateLimits,
   type ConfigLayer,
 } from '@fw/schemas';
 
@@ -41,6 +42,7 @@ describe('defaults', () => {
       MAIL_PORT: 587,
       MAIL_USE_TLS: false,
       MAIL_USE_STARTTLS: true,
+      MAIL_TLS_REJECT_UNAUTHORIZED: true,
       PROXY_FIX: false,
       PROXY_TRUSTED_HOSTS: [],
       RATELIMIT_ENABLED: true,
@@ -281,8 +283,8 @@ describe('key rules', () => {
     ['queue size zero', { EVENTS_EVENT_QUEUE_SIZE: '0' }, 'e: EVENTS_EVENT_QUEUE_SIZE: got 0; expected a positive integer'],
     ['queue size text', { EVENTS_EVENT_QUEUE_SIZE: 'big' }, 'e: EVENTS_EVENT_QUEUE_SIZE: got "big"; expected a positive integer'],
     ['CACHE_TYPE', { CACHE_TYPE: 'memcached' }, 'e: CACHE_TYPE: got "memcached"; expected one of memory, file, redis'],
-    ['rate limit unit', { RATELIMIT_DEFAULT: '5 per fortnight' }, 'e: RATELIMIT_DEFAULT: got "5 per fortnight"; expected a rate limit like "100/minute" or "100 per minute" (at least 1; unit second, minute, hour or day)'],
-    ['rate limit zero', { RATELIMIT_DEFAULT: '0/minute' }, 'e: RATELIMIT_DEFAULT: got "0/minute"; expected a rate limit like "100/minute" or "100 per minute" (at least 1; unit second, minute, hour or day)'],
+    ['rate limit unit', { RATELIMIT_DEFAULT: '5 per fortnight' }, 'e: RATELIMIT_DEFAULT: got "5 per fortnight"; expected a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)'],
+    ['rate limit zero', { RATELIMIT_DEFAULT: '0/minute' }, 'e: RATELIMIT_DEFAULT: got "0/minute"; expected a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)'],
     ['trusted host', { PROXY_TRUSTED_HOSTS: '10.0.0.0/33,proxy.local' }, [
       'e: PROXY_TRUSTED_HOSTS[0]: got "10.0.0.0/33"; expected an IP address, a CIDR range such as "10.0.0.0/8", or one of loopback, linklocal, uniquelocal',
       'e: PROXY_TRUSTED_HOSTS[1]: got "proxy.local"; expected an IP address, a CIDR range such as "10.0.0.0/8", or one of loopback, linklocal, uniquelocal',
@@ -341,13 +343,24 @@ describe('rate limit format', () => {
     ['1/day', 1, 86400],
     ['2 per Minutes', 2, 60],
     [' 3 / hour ', 3, 3600],
-  ])('%j', (text, points, durationSeconds) => {
-    expect(parseRateLimit(text)).toEqual({ points, durationSeconds });
+    ['20 per 5 minutes', 20, 300],
+  ])('%j', (text, points, seconds) => {
+    expect(parseRateLimit(text)).toMatchObject({ points, seconds });
     expect(parseConfig([layer('e', { RATELIMIT_DEFAULT: text })]).RATELIMIT_DEFAULT).toBe(text);
   });
 
   test.each(['100', '/minute', '100/week', '100 minute', 'ten/minute', '0/second', '-1/second', '100/minute;5/second'])('rejects %j', (text) => {
     expect(parseRateLimit(text)).toBeUndefined();
+  });
+
+  test('a list of limits is one RATELIMIT_DEFAULT, and the malformed part is named', () => {
+    expect(parseRateLimits('10/minute;100/hour')).toEqual([
+      { points: 10, seconds: 60, text: '10/1 minute' },
+      { points: 100, seconds: 3600, text: '100/1 hour' },
+    ]);
+    expect(parseConfig([layer('e', { RATELIMIT_DEFAULT: '10/minute, 100 per hour' })]).RATELIMIT_DEFAULT).toBe('10/minute, 100 per hour');
+    expect(parseRateLimits('10/minute;ten/hour')).toEqual({ invalid: 'ten/hour' });
+    expect(() => parseConfig([layer('e', { RATELIMIT_DEFAULT: '10/minute;ten/hour' })])).toThrow(/RATELIMIT_DEFAULT/);
   });
 });
 
