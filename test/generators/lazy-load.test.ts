@@ -26,7 +26,9 @@ async function loadedBy(bin: string, args: string[], cwd: string): Promise<strin
     `import { appendFileSync } from 'node:fs';\n` +
       `const watched = ${JSON.stringify(WATCHED)};\n` +
       `export async function resolve(specifier, context, next) {\n` +
-      `  if (watched.includes(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');\n` +
+      // Bare specifiers, and prettier's entry as the formatter worker imports it (by file URL).
+      `  const name = watched.find((w) => specifier === w || specifier.includes('/node_modules/' + w + '/'));\n` +
+      `  if (name) appendFileSync(${JSON.stringify(log)}, name + '\\n');\n` +
       `  return next(specifier, context);\n}\n`,
   );
   await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);

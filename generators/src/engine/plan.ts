@@ -63,7 +63,14 @@ export async function plan(tree: FileTree, projectRoot: string): Promise<Plan> {
   const root = path.resolve(projectRoot);
   const realRoot = await resolveRoot(root);
   const entries: PlanEntry[] = [];
-  for (const entry of tree.entries()) {
+  const treeEntries = tree.entries();
+  // Format everything at once: with the formatter worker running, files are formatted in parallel.
+  const formatted = await Promise.all(
+    treeEntries.map((entry) =>
+      entry.kind === 'write' && entry.format ? formatFile(entry.path, entry.content, root) : undefined,
+    ),
+  );
+  for (const [index, entry] of treeEntries.entries()) {
     await assertInsideRoot(realRoot, root, entry.path);
     const absolute = path.join(root, entry.path);
     const disk = await readOnDisk(absolute, entry.path);
@@ -71,7 +78,7 @@ export async function plan(tree: FileTree, projectRoot: string): Promise<Plan> {
       if (disk) entries.push({ action: 'delete', path: entry.path, generator: entry.generator, record: true });
       continue;
     }
-    const content = entry.format ? await formatFile(entry.path, entry.content, root) : entry.content;
+    const content = formatted[index] ?? entry.content;
     const same = disk !== undefined && disk.content.equals(content) && isExecutable(disk.mode) === isExecutable(entry.mode);
     entries.push({
       action: disk === undefined ? 'create' : same ? 'unchanged' : 'update',
