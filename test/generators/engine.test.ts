@@ -271,6 +271,11 @@ describe('generation record', () => {
     await apply(tree, root);
     const record = await readRecord(root);
     expect(Object.keys(record!.files)).toEqual(['other.txt']);
+    // A path that was recorded before and is now written without a record loses its entry.
+    const again = new FileTree();
+    again.write('other.txt', 'now secret\n', { ...gen, record: false });
+    await apply(again, root);
+    expect((await readRecord(root))?.files).toEqual({});
     for (const blob of await listFiles(path.join(root, '.fw/store'))) {
       expect(await readFile(path.join(root, '.fw/store', blob), 'utf8')).not.toContain('SECRET_KEY');
     }

@@ -35,6 +35,8 @@ export async function commit(plan: Plan, options: CommitOptions = {}): Promise<C
   const result: CommitResult = { created: [], updated: [], deleted: [], unchanged: [] };
   const realRoot = await resolveRoot(plan.root);
   const written: WrittenFile[] = [];
+  // Written with record: false (secrets): any earlier entry for the path is dropped.
+  const unrecorded: string[] = [];
   const changes = plan.entries.filter((entry) => {
     if (entry.action === 'unchanged') result.unchanged.push(entry.path);
     return entry.action !== 'unchanged';
@@ -52,6 +54,7 @@ export async function commit(plan: Plan, options: CommitOptions = {}): Promise<C
     const mode = entry.mode ?? 0o644;
     await writeFileAtomic(absolute, content, mode, entry.path);
     if (entry.record) written.push({ path: entry.path, content, generator: entry.generator, mode });
+    else unrecorded.push(entry.path);
     (entry.action === 'create' ? result.created : result.updated).push(entry.path);
   });
   // Even when a write fails, the record is brought up to date for the files that did land, so it
@@ -61,7 +64,7 @@ export async function commit(plan: Plan, options: CommitOptions = {}): Promise<C
     (error: unknown) => ({ error }),
   );
   written.sort((a, b) => compareText(a.path, b.path));
-  await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), written, result.deleted);
+  await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), written, [...result.deleted, ...unrecorded]);
   if (failure) throw failure.error;
   for (const list of [result.created, result.updated, result.deleted]) list.sort(compareText);
   return result;

@@ -122,8 +122,9 @@ export function serializeRecord(record: GenerationRecord): string {
 
 /**
  * Updates the record for what was actually written and deleted: stores the written bytes in the
- * content store, rewrites `.fw/record.json` atomically, then drops store blobs no entry refers
- * to. Does nothing when nothing was written or deleted.
+ * content store, drops the entries of `deleted` (files removed, or written without a record),
+ * rewrites `.fw/record.json` atomically, then removes store blobs no entry refers to. Does
+ * nothing when both lists are empty.
  */
 export async function updateRecord(
   projectRoot: string,
