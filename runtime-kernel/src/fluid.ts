@@ -28,6 +28,7 @@ import { KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, serveMounts, serveVendor, type
 import { TemplateEngine, type TemplateData } from './templates/engine.js';
 import { frontendInclude, KERNEL_STATIC_PREFIX } from './templates/frontend.js';
 import { escape, type Markup } from './templates/markup.js';
+import { Mailer } from './mail/index.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
 import { WsRouter } from './ws.js';
 import { toDir } from './paths.js';
@@ -95,6 +96,7 @@ export class Fluid {
   #listener: RequestListener | undefined;
   #limiter: RateLimiter | undefined;
   #wss: WebSocketServer | undefined;
+  #mail: Mailer | undefined;
 
   constructor(options: FluidOptions) {
     if (!options || options.root === undefined) throw new FrameworkException('new Fluid(): options.root (the project root) is required');
@@ -273,6 +275,16 @@ export class Fluid {
     return this.templates.render(template, data);
   }
 
+  /**
+   * The app's mailer, made on first use from the `MAIL_*` keys (SMTP, or the `var/outbox` folder when
+   * `MAIL_SERVER` is unset). Templated mail renders through the app's templates. `close()` waits up
+   * to 10 s for background sends still in flight.
+   */
+  get mail(): Mailer {
+    this.#mail ??= new Mailer({ config: this.config, logger: this.logger, render: (t, d) => this.render(t, d), root: this.root });
+    return this.#mail;
+  }
+
   /** URL of a static file: the app's (`/static/...`), an Additive's, or the kernel's (`fluid`). */
   staticUrl(path: string, surface?: string): string {
     const clean = encodeURI(path.replace(/^\/+/, ''));
@@ -348,6 +360,7 @@ export class Fluid {
       }
     }
     await this.#limiter?.close();
+    await this.#mail?.close({ timeoutMs: 10_000 });
     if (errors.length) throw new FrameworkException(`${errors.length} shutdown hook(s) failed`, { cause: errors[0] });
   }
 

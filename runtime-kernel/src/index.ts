@@ -43,5 +43,8 @@ export {
 } from './templates/index.js';
 export type { TemplateData, TemplateHelper, FrontendSurface, FrontendIncludeBlock } from './templates/index.js';
 export { KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, packageFile, vendorFiles } from './static.js';
-export { limit, exempt, clientAddress } from './limits/index.js';
+export { limit, exempt, clientAddress, createRateLimiter, withDefaultLimit } from './limits/index.js';
+export { serveStatic } from './surface/static.js';
+export { Mailer } from './mail/index.js';
+export type { MailHost, MailConfig, MailMessage, TemplateMailMessage, OutgoingMail, SentInfo } from './mail/index.js';
 export { safeRedirect } from './auth/redirect.js';

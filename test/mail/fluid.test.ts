@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
-import { Mailer } from '@fw/kernel/mail';
 import { captureLogger, parse, startSmtp, type TestSmtp } from './helpers.ts';
 
 let root: string | undefined;
@@ -54,10 +53,9 @@ describe('mail with the kernel Fluid', () => {
     const logger = captureLogger();
     const fluid = new Fluid({ root, env: {}, logger });
     fluid.app.get('verify', '/verify/:token', () => 'ok');
-    const mailer = new Mailer({ config: fluid.config, logger: fluid.logger, render: fluid.render.bind(fluid), root: fluid.root });
-    fluid.onShutdown(() => mailer.close({ timeoutMs: 10_000 }));
+    // fluid.mail is made on first use; fluid.close() waits for its background sends.
     fluid.onStartup(() => {
-      mailer.sendLater({
+      fluid.mail.sendLater({
         to: 'ann@example.test',
         subject: 'Welcome to Demo',
         template: 'mail/welcome',

@@ -4,7 +4,6 @@
  * shutdown.
  */
 import type { ConnectionOptions } from 'node:tls';
-import nodemailer from 'nodemailer';
 import type { SendMailOptions, SMTPSentMessageInfo, StreamSentMessageInfo, Transporter } from 'nodemailer';
 import { FrameworkException, type Logger } from '../errors/index.js';
 import { resolveMailConfig, type MailConfig, type MailSecurity, type MailSettings } from './config.js';
@@ -63,8 +62,10 @@ interface InFlight {
 export class Mailer {
   readonly #settings: MailSettings;
   readonly #host: MailHost;
-  readonly #smtp: Transporter<SMTPSentMessageInfo> | undefined;
-  readonly #stream: Transporter<StreamSentMessageInfo> | undefined;
+  // nodemailer costs ~80 ms to import, so the transports are made on first use: an app that never
+  // sends mail never loads it.
+  #smtp: Promise<Transporter<SMTPSentMessageInfo>> | undefined;
+  #stream: Promise<Transporter<StreamSentMessageInfo>> | undefined;
   readonly #outbox: Outbox;
   readonly #inFlight = new Set<InFlight>();
   #closing: Promise<void> | undefined;
@@ -75,13 +76,16 @@ export class Mailer {
     const s = this.#settings;
     this.#outbox = new Outbox(s.outboxDir);
     if (s.mode === 'outbox') {
-      this.#stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+      this.#stream = loadNodemailer().then((m) => m.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
+      this.#stream.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
       host.logger.info(`mail: MAIL_SERVER is not set; outgoing mail is written to ${s.outboxDir} as .eml files`, {
         outbox: s.outboxDir,
       });
       return;
     }
-    this.#smtp = nodemailer.createTransport(smtpOptions(s, host.tls));
+    const options = smtpOptions(s, host.tls);
+    this.#smtp = loadNodemailer().then((m) => m.createTransport(options));
+    this.#smtp.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
     if (s.security === 'plain' && s.password !== undefined) {
       host.logger.warn(
         `mail: MAIL_USE_TLS and MAIL_USE_STARTTLS are both false: the SMTP password and all mail travel in clear to ${s.address}`,
@@ -159,7 +163,7 @@ export class Mailer {
       return;
     }
     try {
-      await this.#smtp.verify();
+      await (await this.#smtp).verify();
     } catch (err) {
       throw smtpFailure(err, this.#settings);
     }
@@ -194,8 +198,8 @@ export class Mailer {
         }
       }
     }
-    this.#smtp?.close();
-    this.#stream?.close();
+    (await this.#smtp)?.close();
+    (await this.#stream)?.close();
   }
 
   #track(message: OutgoingMail, run: (signal: AbortSignal) => Promise<SentInfo>): InFlight {
@@ -241,13 +245,13 @@ export class Mailer {
     const options: SendMailOptions = { ...message, from, signal };
     if (this.#smtp !== undefined) {
       try {
-        const info = await this.#smtp.sendMail(options);
+        const info = await (await this.#smtp).sendMail(options);
         return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: info.response };
       } catch (err) {
         throw smtpFailure(err, this.#settings);
       }
     }
-    const stream = this.#stream as Transporter<StreamSentMessageInfo>;
+    const stream = await (this.#stream as Promise<Transporter<StreamSentMessageInfo>>);
     const info = await stream.sendMail(options).catch((err: unknown) => {
       throw new FrameworkException(`Mail: composing the message to ${recipients(message)} failed: ${errorMessage(err)}`, {
         cause: err,
@@ -274,4 +278,11 @@ function addresses(list: ReadonlyArray<string | { address?: string | undefined }
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** nodemailer, imported once on first use. */
+let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
+function loadNodemailer(): Promise<typeof import('nodemailer')> {
+  nodemailerModule ??= import('nodemailer');
+  return nodemailerModule;
 }
