@@ -165,3 +165,26 @@ test('fw run --watch restarts the app when fluid/ changes, and stops cleanly on 
   }
   expect(await exited).toBe(0);
 }, 90_000);
+
+test('fw run explains a wrong default export and a bad config key, and exits 1', async () => {
+  const fwBin = path.join(root, 'node_modules/.bin/fw');
+  const appFile = path.join(root, 'fluid/app.ts');
+  const configFile = path.join(root, 'fw.json');
+  const [app, config] = await Promise.all([readFile(appFile, 'utf8'), readFile(configFile, 'utf8')]);
+  try {
+    await writeFile(appFile, 'export default { listen() {} };\n');
+    const notFluid = spawnSync(process.execPath, [fwBin, 'run', '--port', '0'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(notFluid.status).toBe(1);
+    expect(notFluid.stderr).toContain('error: fluid/app.ts must "export default" a Fluid created with @fw/kernel (got an instance of Object)');
+
+    await writeFile(appFile, app);
+    const parsed = JSON.parse(config) as { config: Record<string, unknown> };
+    parsed.config.APP_FRONTEND = { type: 'htmx', alpine: 'maybe' };
+    await writeFile(configFile, JSON.stringify(parsed));
+    const badConfig = spawnSync(process.execPath, [fwBin, 'run', '--port', '0'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(badConfig.status).toBe(1);
+    expect(badConfig.stderr).toMatch(/APP_FRONTEND\.alpine: got "maybe"/);
+  } finally {
+    await Promise.all([writeFile(appFile, app), writeFile(configFile, config)]);
+  }
+}, 90_000);
