@@ -159,6 +159,12 @@ test('fw run --watch restarts the app when fluid/ changes, and stops cleanly on 
     await writeFile(appFile, source.replace("{ title: 'e2e-app' }", "{ title: 'edited live' }"));
     await waitFor(async () => (await title()) === 'edited live', 'the restart after editing fluid/app.ts');
     expect(output).toContain('fluid/app.ts changed, restarting');
+    // Two edits in quick succession: restarts queue up, never two apps on one port.
+    await writeFile(appFile, source.replace("{ title: 'e2e-app' }", "{ title: 'first' }"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await writeFile(appFile, source.replace("{ title: 'e2e-app' }", "{ title: 'second' }"));
+    await waitFor(async () => (await title()) === 'second', 'the restart after two quick edits');
+    expect(output).not.toMatch(/EADDRINUSE|second SIGTERM/);
     await writeFile(appFile, source);
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');

@@ -119,17 +119,21 @@ export async function watchProject(root: string, childArgs: string[], io: Comman
     if (!current || current.exitCode !== null || current.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       current.once('exit', () => resolve());
-      current.kill('SIGTERM');
+      // One signal only: a second one makes serve() exit at once, skipping the shutdown hooks.
+      if (!current.killed) current.kill('SIGTERM');
     });
   };
   let timer: NodeJS.Timeout | undefined;
+  // Restarts run one after another, so two changes in a row never start two apps.
+  let cycle: Promise<void> = Promise.resolve();
   const restart = (changed: string): void => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      if (stopping) return;
-      restarting = true;
-      io.stdout.write(`fw run: ${changed} changed, restarting\n`);
-      void stopChild().then(() => {
+      cycle = cycle.then(async () => {
+        if (stopping) return;
+        restarting = true;
+        io.stdout.write(`fw run: ${changed} changed, restarting\n`);
+        await stopChild();
         restarting = false;
         if (!stopping) start();
       });
