@@ -81,3 +81,11 @@ export {
   emitJsonSchemas,
   toJsonSchemaDocument,
 } from './emit-json-schema.js';
+export {
+  SUPPORTED_DATABASE_SCHEMES,
+  normaliseBindUrl,
+  parseBindUrl,
+  sqliteUrlParts,
+  type DatabaseProvider,
+  type ParsedBindUrl,
+} from './database-url.js';

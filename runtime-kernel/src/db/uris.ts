@@ -1,9 +1,9 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { normaliseBindUrl, parseBindUrl, SUPPORTED_DATABASE_SCHEMES, type DatabaseProvider } from '@fw/schemas';
 import { DatabaseError } from './errors.js';
 
 /** The database families a bind can point at. Names match Prisma's datasource `provider`. */
-export type DatabaseProvider = 'sqlite' | 'postgresql';
+export type { DatabaseProvider };
 
 /** One bind's URL, normalised for its driver adapter (and for the Prisma CLI). */
 export interface BindUri {
@@ -18,24 +18,8 @@ export interface BindUri {
   url: string;
 }
 
-/**
- * Accepted leading schemes and the family each one means. SQLAlchemy spellings are accepted so
- * that a reference `SQLALCHEMY_BINDS` value can be copied as it is.
- */
-export const SUPPORTED_SCHEMES: Readonly<Record<string, DatabaseProvider>> = {
-  file: 'sqlite',
-  sqlite: 'sqlite',
-  'sqlite+aiosqlite': 'sqlite',
-  'sqlite+pysqlite': 'sqlite',
-  postgres: 'postgresql',
-  postgresql: 'postgresql',
-  'postgresql+asyncpg': 'postgresql',
-  'postgresql+psycopg': 'postgresql',
-  'postgresql+psycopg2': 'postgresql',
-};
-
-const LEADING_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
-const MEMORY = new Set(['', ':memory:']);
+/** Accepted leading schemes and the family each one means (shared with the generators). */
+export const SUPPORTED_SCHEMES = SUPPORTED_DATABASE_SCHEMES;
 
 /**
  * Normalises every bind's URL for its driver adapter (the reference's `database_uris`).
@@ -59,37 +43,7 @@ export function databaseUris(binds: Readonly<Record<string, string>>, root: stri
 
 /** Normalises one bind's URL; see {@link databaseUris}. */
 export function databaseUri(bind: string, url: string, root: string): BindUri {
-  const match = LEADING_SCHEME.exec(url);
-  const supported = Object.keys(SUPPORTED_SCHEMES).map((s) => `${s}:`).join(', ');
-  if (!match?.[1]) {
-    throw new DatabaseError(bind, `DATABASE_BINDS.${bind}: the URL has no scheme; supported schemes: ${supported}`);
-  }
-  const scheme = match[1].toLowerCase();
-  const provider = SUPPORTED_SCHEMES[scheme];
-  if (!provider) {
-    throw new DatabaseError(
-      bind,
-      `DATABASE_BINDS.${bind}: unsupported scheme "${match[1]}:"; supported schemes: ${supported}`,
-    );
-  }
-  const rest = url.slice(match[0].length);
-  if (provider === 'postgresql') return { bind, provider, url: `postgresql:${rest}` };
-  return { bind, provider, url: sqliteUrl(scheme, rest, root) };
-}
-
-/** `file:<absolute path>[?query]` from the part of a SQLite URL after its scheme. */
-function sqliteUrl(scheme: string, rest: string, root: string): string {
-  const q = rest.indexOf('?');
-  const query = q === -1 ? '' : rest.slice(q);
-  let file = q === -1 ? rest : rest.slice(0, q);
-  if (scheme === 'file') {
-    // file:///abs (URL form) and file:/abs are absolute; file:./x and file:x are relative.
-    if (file.startsWith('//')) file = file.slice(2);
-  } else {
-    // SQLAlchemy: sqlite:///rel.db is relative, sqlite:////abs.db is absolute, sqlite:// is memory.
-    if (file.startsWith('///')) file = file.slice(3);
-    else if (file.startsWith('//')) file = file.slice(2);
-  }
-  if (MEMORY.has(file)) return `file::memory:${query}`;
-  return `file:${path.resolve(root, file)}${query}`;
+  const parsed = parseBindUrl(bind, url);
+  if ('error' in parsed) throw new DatabaseError(bind, parsed.error);
+  return { bind, provider: parsed.provider, url: normaliseBindUrl(parsed, root) };
 }

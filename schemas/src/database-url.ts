@@ -1,0 +1,78 @@
+/**
+ * Database bind URLs: which schemes a bind may use and how each is normalised for its driver
+ * adapter and for the Prisma CLI. The kernel (`databaseUris`) and the generators (`fw migrate`)
+ * both read binds, so the rules live here, once.
+ */
+import path from 'node:path';
+
+/** The database families a bind can point at. Names match Prisma's datasource `provider`. */
+export type DatabaseProvider = 'sqlite' | 'postgresql';
+
+/**
+ * Accepted leading schemes and the family each one means. SQLAlchemy spellings are accepted so
+ * that a reference `SQLALCHEMY_BINDS` value can be copied as it is.
+ */
+export const SUPPORTED_DATABASE_SCHEMES: Readonly<Record<string, DatabaseProvider>> = {
+  file: 'sqlite',
+  sqlite: 'sqlite',
+  'sqlite+aiosqlite': 'sqlite',
+  'sqlite+pysqlite': 'sqlite',
+  postgres: 'postgresql',
+  postgresql: 'postgresql',
+  'postgresql+asyncpg': 'postgresql',
+  'postgresql+psycopg': 'postgresql',
+  'postgresql+psycopg2': 'postgresql',
+};
+
+const LEADING_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+
+/** A bind URL split at its leading scheme. */
+export interface ParsedBindUrl {
+  provider: DatabaseProvider;
+  /** The scheme, lowercased, without the colon. */
+  scheme: string;
+  /** Everything after the leading `scheme:`, untouched. */
+  rest: string;
+}
+
+/**
+ * Splits a bind's URL at its LEADING scheme. Answers `{ error }` (naming the bind and listing the
+ * supported schemes, never echoing the URL, which may hold a password) for a missing or unknown one.
+ */
+export function parseBindUrl(bind: string, url: string): ParsedBindUrl | { error: string } {
+  const match = LEADING_SCHEME.exec(url);
+  const supported = Object.keys(SUPPORTED_DATABASE_SCHEMES).map((s) => `${s}:`).join(', ');
+  if (!match?.[1]) return { error: `DATABASE_BINDS.${bind}: the URL has no scheme; supported schemes: ${supported}` };
+  const scheme = match[1].toLowerCase();
+  const provider = SUPPORTED_DATABASE_SCHEMES[scheme];
+  if (!provider) return { error: `DATABASE_BINDS.${bind}: unsupported scheme "${match[1]}:"; supported schemes: ${supported}` };
+  return { provider, scheme, rest: url.slice(match[0].length) };
+}
+
+/** A SQLite URL's file part and query; `file` is empty for an in-memory database. */
+export function sqliteUrlParts(scheme: string, rest: string): { file: string; query: string } {
+  const q = rest.indexOf('?');
+  const query = q === -1 ? '' : rest.slice(q);
+  let file = q === -1 ? rest : rest.slice(0, q);
+  if (scheme === 'file') {
+    // file:///abs (URL form) and file:/abs are absolute; file:./x and file:x are relative.
+    if (file.startsWith('//')) file = file.slice(2);
+  } else if (file.startsWith('///')) {
+    // SQLAlchemy: sqlite:///rel.db is relative, sqlite:////abs.db is absolute, sqlite:// is memory.
+    file = file.slice(3);
+  } else if (file.startsWith('//')) {
+    file = file.slice(2);
+  }
+  return { file: file === ':memory:' ? '' : file, query };
+}
+
+/**
+ * The URL a driver adapter (and the Prisma CLI) takes for a parsed bind: only the leading scheme
+ * replaced (`postgresql:`), or for SQLite `file:<absolute path>` resolved against `root`
+ * (`file::memory:` for an in-memory database).
+ */
+export function normaliseBindUrl(parsed: ParsedBindUrl, root: string): string {
+  if (parsed.provider === 'postgresql') return `postgresql:${parsed.rest}`;
+  const { file, query } = sqliteUrlParts(parsed.scheme, parsed.rest);
+  return file === '' ? `file::memory:${query}` : `file:${path.resolve(root, file)}${query}`;
+}
