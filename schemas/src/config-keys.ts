@@ -143,6 +143,20 @@ export const configShape = {
     .positive({ error: 'a positive integer' })
     .default(100)
     .describe('Size of the bounded per-listener event buffer; the oldest events are dropped on overflow. Default 100.'),
+  EVENTS_REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'a redis URL such as "redis://127.0.0.1:6379/0"' })
+    .optional()
+    .describe('Redis that carries events between processes. Unset: CACHE_REDIS_URL when CACHE_TYPE is redis, else events stay in the process.'),
+  WS_MAX_PAYLOAD: z
+    .int({ error: 'a positive integer (bytes)' })
+    .positive({ error: 'a positive integer (bytes)' })
+    .default(65_536)
+    .describe('Largest websocket message a client may send, in bytes; a larger one closes the socket with 1009. Default 65536.'),
+  WS_MAX_BUFFERED_BYTES: z
+    .int({ error: 'a positive integer (bytes)' })
+    .positive({ error: 'a positive integer (bytes)' })
+    .default(1_048_576)
+    .describe('Pushed events are skipped for a socket with more than this many bytes still unsent (a slow client). Default 1048576.'),
   CACHE_TYPE: z
     .enum(['memory', 'file', 'redis'])
     .default('file')

@@ -47,6 +47,8 @@ describe('defaults', () => {
       PROXY_TRUSTED_HOSTS: [],
       RATELIMIT_ENABLED: true,
       EVENTS_EVENT_QUEUE_SIZE: 100,
+      WS_MAX_PAYLOAD: 65_536,
+      WS_MAX_BUFFERED_BYTES: 1_048_576,
       CACHE_TYPE: 'file',
       CACHE_DIR: './var/cache',
       EXT_I18N: false,
