@@ -29,6 +29,7 @@ import { TemplateEngine, type TemplateData } from './templates/engine.js';
 import { frontendInclude, KERNEL_STATIC_PREFIX } from './templates/frontend.js';
 import { escape, type Markup } from './templates/markup.js';
 import { Mailer } from './mail/index.js';
+import { I18n } from './i18n/i18n.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
 import { WsRouter } from './ws.js';
 import { toDir } from './paths.js';
@@ -82,12 +83,15 @@ export class Fluid {
   readonly processors = new ProcessorRegistry();
   /** The underlying Koa application. */
   readonly koa: Koa<FluidState, FluidContextExtensions>;
+  /** Translations (`EXT_I18N`): catalogs, `ctx.locale`/`ctx.i18n`, template helpers, `/ws/i18n`. */
+  readonly i18n: I18n;
 
   readonly #additives = new Map<string, Additive>();
   readonly #startup: LifecycleHook[] = [];
   readonly #shutdown: LifecycleHook[] = [];
   readonly #before: BeforeRequestHook[] = [];
   readonly #after: AfterRequestHook[] = [];
+  readonly #middleware: FluidMiddleware[] = [];
   readonly #servers = new Set<Server>();
   #mixing: Promise<void> | undefined;
   #mixed = false;
@@ -119,6 +123,7 @@ export class Fluid {
     this.koa.silent = true;
     this.koa.on('error', (err: unknown) => this.logger.error('response failed', { error: err }));
     this.#extendContext();
+    this.i18n = new I18n(this);
   }
 
   /** Registers a hook run before every request; returning a value answers with it. */
@@ -132,6 +137,17 @@ export class Fluid {
   afterRequest(hook: AfterRequestHook): this {
     this.#checkHooksOpen('afterRequest');
     this.#after.push(hook);
+    return this;
+  }
+
+  /**
+   * Registers Koa middleware that wraps every routed request: it runs after the static mounts and
+   * before the request hooks and routers, inside the error handler (plugins such as sessions and
+   * CSRF use it). Frozen once the app has started, like the request hooks.
+   */
+  use(middleware: FluidMiddleware): this {
+    this.#checkHooksOpen('use');
+    this.#middleware.push(middleware);
     return this;
   }
 
@@ -331,7 +347,9 @@ export class Fluid {
     ];
     for (const a of this.#additives.values()) mounts.push({ prefix: `/${a.name}/static`, dir: a.staticDir });
     koa.use(serveMounts(mounts, serveVendor()));
+    if (this.i18n.enabled) koa.use(this.i18n.middleware());
     this.#hooksFrozen = true;
+    for (const mw of this.#middleware) koa.use(mw);
     if (this.#before.length > 0 || this.#after.length > 0) koa.use(this.#hooksMiddleware());
     for (const r of routers) {
       const mw = r.dispatcher();

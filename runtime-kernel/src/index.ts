@@ -47,4 +47,37 @@ export { limit, exempt, clientAddress, createRateLimiter, withDefaultLimit } fro
 export { serveStatic } from './surface/static.js';
 export { Mailer } from './mail/index.js';
 export type { MailHost, MailConfig, MailMessage, TemplateMailMessage, OutgoingMail, SentInfo } from './mail/index.js';
-export { safeRedirect } from './auth/redirect.js';
+export {
+  installAuth,
+  Auth,
+  authOf,
+  signIn,
+  signOut,
+  currentUser,
+  session,
+  requireUser,
+  EmailVerifiedGate,
+  require2fa,
+  requireAdmin,
+  requireRole,
+  requirePermission,
+  guard,
+  requirementOrGrant,
+  requirementAndGrant,
+  csrfToken,
+  checkCsrfToken,
+  CSRF_HEADER,
+  CSRF_FIELD,
+  PayloadSigner,
+  isHttps,
+  emailVerified,
+  isPositiveIntegerId,
+  safeRedirect,
+} from './auth/index.js';
+export type { AuthOptions, SessionData, Guard, CsrfPayload, TypedPayload, User, UserService, PrincipalId } from './auth/index.js';
+export { InvalidTokenError, KeyRing, TokenService, TOKEN_ALGORITHM, isKid, bearerToken } from './tokens/index.js';
+export type { TokenClaims, KeyRingOptions } from './tokens/index.js';
+export { openCache, MemoryCache, FileCache, RedisCache } from './cache/index.js';
+export type { Cache, CacheKind, CacheConfig, JsonValue } from './cache/index.js';
+export { I18n, MergedTranslations, PrismaTranslationStore, interpolate } from './i18n/index.js';
+export type { TranslationStore, StoredMessages, TranslationVars, TranslationLayer, CatalogSnapshot } from './i18n/index.js';

@@ -1,0 +1,106 @@
+/**
+ * `Auth`: the per-app auth state `installAuth` creates: the user service, the cache, the
+ * session store, the CSRF signer and the bearer tokens.
+ */
+import type { Fluid } from '../fluid.js';
+import type { FluidContext } from '../context.js';
+import { openCache, type Cache } from '../cache/index.js';
+import { FrameworkException, HttpError } from '../errors/index.js';
+import { KeyRing } from '../tokens/keys.js';
+import { TokenService, type TokenClaims } from '../tokens/tokens.js';
+import { PayloadSigner } from './signed.js';
+import { emailVerified, isPositiveIntegerId, type User, type UserService } from './user.js';
+
+/** Options of `installAuth(fluid, options)`. */
+export interface AuthOptions<U extends User = User> {
+  /** The app's user service. */
+  users: UserService<U>;
+  /** The cache for sessions and signing keys; default the one `CACHE_TYPE` selects. */
+  cache?: Cache;
+  /** Session lifetime in seconds; default 14 days. */
+  sessionMaxAge?: number;
+  /** The longest bearer-token lifetime in seconds; default 1 day. */
+  tokenMaxAge?: number;
+  /** Session cookie name; default `fw.sid`. */
+  cookieName?: string;
+  /**
+   * Where anonymous HTML `GET` requests to a guarded route are sent (with `?redirect=<path>`);
+   * default none (they get the 401 page).
+   */
+  signInUrl?: string;
+}
+
+const registry = new WeakMap<Fluid, Auth>();
+
+/** The app's auth state. */
+export class Auth<U extends User = User> {
+  readonly fluid: Fluid;
+  readonly users: UserService<U>;
+  readonly options: Readonly<AuthOptions<U>> & { sessionMaxAge: number; tokenMaxAge: number; cookieName: string };
+  /** Signs CSRF tokens and other typed payloads (key derived from `SECRET_KEY`). */
+  readonly signer: PayloadSigner;
+  /** The bearer-token service. */
+  readonly tokens: TokenService;
+  /** Whether a string is a principal id of this app. */
+  readonly isPrincipalId: (id: string) => boolean;
+  readonly secret: string;
+  #cache: Cache | undefined;
+
+  constructor(fluid: Fluid, options: AuthOptions<U>) {
+    if (!options?.users || typeof options.users.findById !== 'function') {
+      throw new FrameworkException('installAuth(fluid, { users }): users must implement UserService (findById, email_verified, has_2fa, is_admin, roles, permissions)');
+    }
+    const secret = fluid.config.SECRET_KEY;
+    if (!secret) throw new FrameworkException(`installAuth: SECRET_KEY is not set (put it in app_configs/${fluid.name}.ini or SECRET_KEY_FILE)`);
+    this.fluid = fluid;
+    this.users = options.users;
+    this.secret = secret;
+    this.options = { sessionMaxAge: 14 * 86400, tokenMaxAge: 86400, cookieName: 'fw.sid', ...options };
+    this.#cache = options.cache;
+    this.isPrincipalId = options.users.isPrincipalId ? (id) => options.users.isPrincipalId!(id) : isPositiveIntegerId;
+    this.signer = new PayloadSigner(secret, 'signed');
+    const keys = new KeyRing({ cache: () => this.cache, secret, maxTokenSeconds: this.options.tokenMaxAge });
+    this.tokens = new TokenService({ keys, isPrincipalId: this.isPrincipalId });
+  }
+
+  /** The cache (opened on first use from `CACHE_TYPE`, unless one was given). */
+  get cache(): Cache {
+    this.#cache ??= openCache(this.fluid.config, { root: this.fluid.root, logger: this.fluid.logger });
+    return this.#cache;
+  }
+
+  /**
+   * A bearer token for `user` carrying `grants`, valid `ttlSeconds`. Only verified principals get
+   * one: an unset or unverified address throws `HttpError(401)` code `EMAIL_NOT_VERIFIED`.
+   */
+  async mintToken(user: U, grants: readonly string[], ttlSeconds: number): Promise<string> {
+    if (!(await emailVerified(this.users, user))) {
+      throw new HttpError(401, 'Tokens are issued only to users with a verified e-mail address', { code: 'EMAIL_NOT_VERIFIED' });
+    }
+    return this.tokens.mint(String(user.id), grants, ttlSeconds);
+  }
+
+  /** The claims of a valid bearer token; otherwise `InvalidTokenError` (401). */
+  verifyToken(token: string): Promise<TokenClaims> {
+    return this.tokens.verify(token);
+  }
+
+  /** Closes the cache (run by the app's shutdown hook). */
+  async close(): Promise<void> {
+    await this.#cache?.close();
+  }
+
+  /** Registers this as the auth of its app. */
+  register(): void {
+    if (registry.has(this.fluid)) throw new FrameworkException('installAuth(): auth is already installed on this app');
+    registry.set(this.fluid, this as unknown as Auth);
+  }
+}
+
+/** The auth installed on the request's app; a clear error when `installAuth` was not called. */
+export function authOf(ctxOrFluid: FluidContext | Fluid): Auth {
+  const fluid = 'fluid' in ctxOrFluid && !('koa' in ctxOrFluid) ? ctxOrFluid.fluid : (ctxOrFluid as Fluid);
+  const auth = registry.get(fluid);
+  if (!auth) throw new FrameworkException('auth is not installed: call installAuth(fluid, { users }) in fluid/app.ts');
+  return auth;
+}

@@ -1,0 +1,93 @@
+/**
+ * Guards: Koa middleware usable as route handlers (`fluid.app.get('x', '/x', requireAdmin, h)`).
+ *
+ * The chain: the default gate (`requireUser`: signed in) → `EmailVerifiedGate` (an e-mail address
+ * is set and verified) → `require2fa`. Every guard past `requireUser` (2FA, admin, roles,
+ * permissions) answers 401 `EMAIL_NOT_VERIFIED` when the address is unset or unverified; bare
+ * `requireUser` does not, so a verification flow stays reachable.
+ */
+import type { FluidContext, FluidMiddleware } from '../context.js';
+import { HttpError } from '../errors/index.js';
+import { wantsJson } from '../errors/handler.js';
+import { authOf } from './auth.js';
+import { safeRedirect } from './redirect.js';
+import { currentUser } from './session.js';
+import { emailVerified, type User } from './user.js';
+
+/** A guard: middleware that throws an `HttpError` unless its check passes. */
+export interface Guard extends FluidMiddleware {
+  /** The guard's name, for messages and docs (e.g. `requireRole(editor)`). */
+  readonly guardName: string;
+  /** Runs the check only: resolves with the user, or throws the guard's `HttpError`. */
+  check(ctx: FluidContext): Promise<User>;
+}
+
+/** Makes a guard from a check. */
+export function guard(guardName: string, check: (ctx: FluidContext) => Promise<User>): Guard {
+  const mw: FluidMiddleware = async (ctx, next) => {
+    await check(ctx);
+    await next();
+  };
+  return Object.assign(mw, { guardName, check });
+}
+
+/** The default gate: a signed-in user, or 401 `NOT_AUTHENTICATED` (HTML GETs go to `signInUrl`). */
+export const requireUser: Guard = guard('requireUser', async (ctx) => {
+  const user = await currentUser(ctx);
+  if (user) return user;
+  const signIn = authOf(ctx).options.signInUrl;
+  if (signIn && (ctx.method === 'GET' || ctx.method === 'HEAD') && !wantsJson(ctx)) {
+    const target = `${signIn}${signIn.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(safeRedirect(ctx.originalUrl))}`;
+    throw new HttpError(302, 'Sign-in required', { code: 'NOT_AUTHENTICATED', headers: { Location: target }, expose: true });
+  }
+  throw new HttpError(401, 'Sign-in required', { code: 'NOT_AUTHENTICATED' });
+});
+
+/** `EmailVerifiedGate`: the default gate, then a set and verified e-mail address (401 `EMAIL_NOT_VERIFIED`). */
+export const EmailVerifiedGate: Guard = guard('EmailVerifiedGate', async (ctx) => {
+  const user = await requireUser.check(ctx);
+  if (!(await emailVerified(authOf(ctx).users, user))) {
+    throw new HttpError(401, 'E-mail address not verified', { code: 'EMAIL_NOT_VERIFIED' });
+  }
+  return user;
+});
+
+/** The default gate, `EmailVerifiedGate`, then two-factor authentication (401 `TWO_FACTOR_REQUIRED`). */
+export const require2fa: Guard = guard('require2fa', async (ctx) => {
+  const user = await EmailVerifiedGate.check(ctx);
+  if (!(await authOf(ctx).users.has_2fa(user))) {
+    throw new HttpError(401, 'Two-factor authentication required', { code: 'TWO_FACTOR_REQUIRED' });
+  }
+  return user;
+});
+
+/** `EmailVerifiedGate`, then an administrator (403 `NOT_ADMIN`). */
+export const requireAdmin: Guard = guard('requireAdmin', async (ctx) => {
+  const user = await EmailVerifiedGate.check(ctx);
+  if (!(await authOf(ctx).users.is_admin(user))) throw new HttpError(403, 'Administrators only', { code: 'NOT_ADMIN' });
+  return user;
+});
+
+/** `EmailVerifiedGate`, then the role `name` (403 `MISSING_ROLE`). */
+export function requireRole(name: string): Guard {
+  if (typeof name !== 'string' || !name) throw new TypeError('requireRole(name): name must be a non-empty string');
+  return guard(`requireRole(${name})`, async (ctx) => {
+    const user = await EmailVerifiedGate.check(ctx);
+    if (!(await authOf(ctx).users.roles(user)).includes(name)) {
+      throw new HttpError(403, `Role '${name}' required`, { code: 'MISSING_ROLE' });
+    }
+    return user;
+  });
+}
+
+/** `EmailVerifiedGate`, then the permission `name` (403 `MISSING_PERMISSION`). */
+export function requirePermission(name: string): Guard {
+  if (typeof name !== 'string' || !name) throw new TypeError('requirePermission(name): name must be a non-empty string');
+  return guard(`requirePermission(${name})`, async (ctx) => {
+    const user = await EmailVerifiedGate.check(ctx);
+    if (!(await authOf(ctx).users.permissions(user)).includes(name)) {
+      throw new HttpError(403, `Permission '${name}' required`, { code: 'MISSING_PERMISSION' });
+    }
+    return user;
+  });
+}

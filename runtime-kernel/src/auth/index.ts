@@ -1,0 +1,19 @@
+/**
+ * Auth: sessions, guards, CSRF and grants. Install with `installAuth(fluid, { users })`.
+ */
+export { Auth, authOf } from './auth.js';
+export type { AuthOptions } from './auth.js';
+export { installAuth } from './install.js';
+export { session, sessionMiddleware, signIn, signOut, currentUser } from './session.js';
+export type { SessionData } from './session.js';
+export { guard, requireUser, EmailVerifiedGate, require2fa, requireAdmin, requireRole, requirePermission } from './guards.js';
+export type { Guard } from './guards.js';
+export { requirementOrGrant, requirementAndGrant } from './grants.js';
+export { csrfToken, checkCsrfToken, checkOrigin, csrfMiddleware, CSRF_HEADER, CSRF_FIELD } from './csrf.js';
+export type { CsrfPayload } from './csrf.js';
+export { PayloadSigner, deriveKey } from './signed.js';
+export type { TypedPayload } from './signed.js';
+export { isHttps, requestOrigin } from './https.js';
+export { emailVerified, isPositiveIntegerId } from './user.js';
+export type { User, UserService, PrincipalId, MaybePromise } from './user.js';
+export { safeRedirect } from './redirect.js';
