@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { RESERVED_ADDITIVE_NAMES as SCHEMA_RESERVED, validateAdditiveName } from '@fw/schemas';
 import { FrameworkException } from './errors/index.js';
 import { HttpRouter, type AfterValueHook, type BeforeRequestHook } from './router.js';
-import { WsRouter } from './ws.js';
+import { WsRouter } from './sockets/router.js';
 import { toDir } from './paths.js';
+import { Frontend } from './surface/frontend.js';
 import type { Fluid } from './fluid.js';
 
 /** Names an Additive may not take: they are URL prefixes of the kernel or of the app. */
@@ -38,6 +39,8 @@ export class Additive {
   readonly app: HttpRouter;
   /** Websocket routes at `/ws/<name>`. */
   readonly ws: WsRouter;
+  /** Its frontend surface, from the `frontend` key of `manifest.json` (none when absent). */
+  readonly frontend: Frontend;
   readonly #before: BeforeRequestHook[] = [];
   readonly #after: AfterValueHook[] = [];
   readonly #enable: BeforeEnableHook[] = [];
@@ -54,6 +57,7 @@ export class Additive {
     this.api = new HttpRouter({ prefix: `/api/${name}`, mount: `${name}.api`, namePrefix: `${name}.`, hooks });
     this.app = new HttpRouter({ prefix: `/${name}`, mount: `${name}.app`, namePrefix: `${name}.`, hooks });
     this.ws = new WsRouter({ prefix: `/ws/${name}`, mount: `${name}.ws`, namePrefix: `${name}.` });
+    this.frontend = new Frontend({ additive: this });
   }
 
   /** Runs before each of its `api` and `app` routes; returning a value answers with it. */

@@ -7,12 +7,10 @@
  *
  *   processors → errors → rate limiter → static mounts → app hooks → routers
  */
-import { existsSync } from 'node:fs';
 import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import Koa from 'koa';
-import { WebSocketServer } from 'ws';
 import type { Config, ProjectConfig } from '@fw/schemas';
 import { Additive } from './additive.js';
 import { loadConfigDetails } from './config/load.js';
@@ -26,12 +24,14 @@ import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
 import { HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
 import { KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, serveMounts, serveVendor, type StaticMount } from './static.js';
 import { TemplateEngine, type TemplateData } from './templates/engine.js';
-import { frontendInclude, KERNEL_STATIC_PREFIX } from './templates/frontend.js';
+import { KERNEL_STATIC_PREFIX } from './templates/frontend.js';
+import { Frontend, type FrontendWiring } from './surface/frontend.js';
 import { escape, type Markup } from './templates/markup.js';
 import { Mailer } from './mail/index.js';
 import { I18n } from './i18n/i18n.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
-import { WsRouter } from './ws.js';
+import { Sockets, WsRouter } from './sockets/index.js';
+import { createEvents, type Events } from './events/index.js';
 import { toDir } from './paths.js';
 
 /** Options of `new Fluid()`. */
@@ -75,12 +75,18 @@ export class Fluid {
   readonly api: HttpRouter;
   /** Websocket routes at `/ws`. */
   readonly ws: WsRouter;
+  /** Events: `createSignal`, `event`, `trigger`, `hasEvent` (across processes with Redis; docs/events.md). */
+  readonly events: Events;
+  /** Websocket plugin: upgrade hooks and the events socket at `/ws/events` (docs/sockets.md). */
+  readonly sockets: Sockets;
   /** Every named route (app, api, ws and Additives), for `urlFor`. */
   readonly routes = new RouteTable();
   /** The template engine (app templates override Additives', which override the kernel's). */
   readonly templates: TemplateEngine;
   /** The after-request processors (`FW_PROCESSING` registers the styled error pages). */
   readonly processors = new ProcessorRegistry();
+  /** The app's frontend surface (from `APP_FRONTEND`); wired by `Frontend.prepare` in `mix()`. */
+  readonly frontend: Frontend;
   /** The underlying Koa application. */
   readonly koa: Koa<FluidState, FluidContextExtensions>;
   /** Translations (`EXT_I18N`): catalogs, `ctx.locale`/`ctx.i18n`, template helpers, `/ws/i18n`. */
@@ -99,8 +105,8 @@ export class Fluid {
   #closing: Promise<void> | undefined;
   #listener: RequestListener | undefined;
   #limiter: RateLimiter | undefined;
-  #wss: WebSocketServer | undefined;
   #mail: Mailer | undefined;
+  #frontendWiring: FrontendWiring | undefined;
 
   constructor(options: FluidOptions) {
     if (!options || options.root === undefined) throw new FrameworkException('new Fluid(): options.root (the project root) is required');
@@ -116,7 +122,10 @@ export class Fluid {
     for (const r of [this.app, this.api, this.ws]) r.attach(this.routes);
     this.templates = new TemplateEngine([join(this.root, 'fluid', 'templates'), KERNEL_TEMPLATES_DIR]);
     this.templates.reload = this.config.DEBUG; // development: edited templates show on the next render
+    this.frontend = new Frontend({ fluid: this });
     this.#registerHelpers();
+    this.events = createEvents(this.config, this.logger, this.name);
+    this.sockets = new Sockets(this);
     if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d)));
 
     this.koa = new Koa<FluidState, FluidContextExtensions>({ proxy: false });
@@ -223,6 +232,7 @@ export class Fluid {
 
   /** Accepts a websocket upgrade for a route of `ws` (or an Additive's `ws`); others get 404. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.#frontendWiring?.upgrade(req, socket, head)) return; // the /vite-dev HMR socket (debug)
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     let match = this.ws.match(pathname);
     for (const a of this.#additives.values()) match ??= a.ws.match(pathname);
@@ -232,20 +242,7 @@ export class Fluid {
     }
     const found = match;
     this.mix().then(
-      () => {
-        this.#wss ??= new WebSocketServer({ noServer: true });
-        this.#wss.handleUpgrade(req, socket, head, (socketConn) => {
-          const ctx = this.koa.createContext(req, new ServerResponse(req)) as unknown as FluidContext;
-          ctx.params = found.params;
-          ctx._matchedRouteName = found.name;
-          Promise.resolve()
-            .then(() => found.handler(socketConn, ctx))
-            .catch((err: unknown) => {
-              this.logger.error('websocket handler failed', { route: found.name, error: err });
-              socketConn.close(1011, 'Internal error');
-            });
-        });
-      },
+      () => this.sockets.accept(req, socket, head, found),
       () => socket.destroy(),
     );
   }
@@ -312,13 +309,14 @@ export class Fluid {
 
   /** The markup of the `{{frontend}}` helper for the app's surface. */
   frontendInclude(): Markup {
-    const tailwind = existsSync(join(this.root, 'fluid', 'static', 'tailwind.css')) ? '/static/tailwind.css' : undefined;
-    return frontendInclude({ frontend: this.config.APP_FRONTEND, tailwindHref: tailwind });
+    return this.frontend.include();
   }
 
   async #doMix(): Promise<void> {
+    await this.events.start(); // queued registrations are wired; hooks below may trigger
     for (const a of this.#additives.values()) for (const hook of a.enableHooks) await hook(this);
     for (const hook of this.#startup) await hook(this);
+    const frontend = (this.#frontendWiring = await Frontend.prepare(this));
     // The stack is built once every hook has run, so hooks may still add routes and hooks.
     const koa = this.koa;
     const { logger, processors } = this;
@@ -346,7 +344,9 @@ export class Fluid {
       { prefix: '/static', dir: join(this.root, 'fluid', 'static') },
     ];
     for (const a of this.#additives.values()) mounts.push({ prefix: `/${a.name}/static`, dir: a.staticDir });
+    mounts.push(...frontend.mounts);
     koa.use(serveMounts(mounts, serveVendor()));
+    for (const mw of frontend.before) koa.use(mw);
     if (this.i18n.enabled) koa.use(this.i18n.middleware());
     this.#hooksFrozen = true;
     for (const mw of this.#middleware) koa.use(mw);
@@ -355,6 +355,7 @@ export class Fluid {
       const mw = r.dispatcher();
       if (mw) koa.use(mw);
     }
+    for (const mw of frontend.after) koa.use(mw); // the catch-all: after every route
     koa.use(methodNotAllowed(() => routers));
     this.#listener = koa.callback() as RequestListener; // requests wait in callback() until now
     this.#mixed = true;
@@ -363,9 +364,10 @@ export class Fluid {
   async #doClose(): Promise<void> {
     const errors: unknown[] = [];
     // Sockets first: an upgraded connection would keep its HTTP server from closing.
-    if (this.#wss) await closeSockets(this.#wss);
+    await this.sockets.close();
     await Promise.all([...this.#servers].map((s) => stopServer(s)));
     this.#servers.clear();
+    await this.#frontendWiring?.close();
     if (this.#mixing) {
       await this.#mixing.catch(() => undefined);
       for (const hook of this.#shutdown) {
@@ -377,6 +379,7 @@ export class Fluid {
         }
       }
     }
+    await this.events.close();
     await this.#limiter?.close();
     await this.#mail?.close({ timeoutMs: 10_000 });
     if (errors.length) throw new FrameworkException(`${errors.length} shutdown hook(s) failed`, { cause: errors[0] });
@@ -450,27 +453,6 @@ export class Fluid {
     this.templates.registerHelper('frontend', () => this.frontendInclude());
     this.templates.registerHelper('escape', (value: unknown) => escape(value));
   }
-}
-
-/** Closes every socket with 1001 (terminating those still open after 2 s), then the server. */
-async function closeSockets(wss: WebSocketServer): Promise<void> {
-  const clients = [...wss.clients];
-  await Promise.all(
-    clients.map(
-      (client) =>
-        new Promise<void>((resolve) => {
-          if (client.readyState === client.CLOSED) return resolve();
-          const timer = setTimeout(() => client.terminate(), 2_000);
-          timer.unref();
-          client.once('close', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          client.close(1001, 'Server shutting down');
-        }),
-    ),
-  );
-  await new Promise<void>((resolve) => wss.close(() => resolve()));
 }
 
 /** Stops accepting, lets in-flight requests finish (10 s at most), closes idle keep-alives. */

@@ -13,8 +13,24 @@ export { Additive, RESERVED_ADDITIVE_NAMES } from './additive.js';
 export type { AdditiveOptions, BeforeEnableHook } from './additive.js';
 export { HttpRouter } from './router.js';
 export type { BeforeRequestHook, AfterValueHook, RouteHooks, HttpRouterOptions } from './router.js';
-export { WsRouter } from './ws.js';
-export type { WsHandler, WsMatch, WsRouterOptions } from './ws.js';
+export { WsRouter, Sockets, SocketManager, currentContext, requireContext, runWithContext, SocketContext, parseFrame, FrameError } from './sockets/index.js';
+export type {
+  WsHandler,
+  WsMatch,
+  WsRouterOptions,
+  WsGuard,
+  WsRouteOptions,
+  UpgradeHook,
+  QueryHandler,
+  QueryOptions,
+  QueryEntry,
+  ClientFrame,
+  AnswerFrame,
+  EventFrame,
+  FrameId,
+} from './sockets/index.js';
+export { Events, createEvents, RedisBus, BoundedQueue, EVENT_NAME } from './events/index.js';
+export type { Signal, EventListener, EventDecorator, EventsOptions, EventsConfig } from './events/index.js';
 export type { FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, Next } from './context.js';
 export { serve } from './serve.js';
 export type { ServeOptions, Served } from './serve.js';
@@ -81,3 +97,5 @@ export { openCache, MemoryCache, FileCache, RedisCache } from './cache/index.js'
 export type { Cache, CacheKind, CacheConfig, JsonValue } from './cache/index.js';
 export { I18n, MergedTranslations, PrismaTranslationStore, interpolate } from './i18n/index.js';
 export type { TranslationStore, StoredMessages, TranslationVars, TranslationLayer, CatalogSnapshot } from './i18n/index.js';
+export { Frontend, FrontendException, NodeError, TailwindError, Sources, contained, assetCatch, nodeCmd, nodeProc, nodeCli, loadNode, tailwindCmd, tailwindCli, generateTailwindCss } from './surface/index.js';
+export type { FrontendOptions, FrontendWiring } from './surface/index.js';
