@@ -1,22 +1,37 @@
 /**
  * `WsRouter`: named websocket routes, on the `ws` package. The app's sockets live under `/ws`,
- * an Additive's under `/ws/<name>`. Additive request hooks never apply here: a socket handler
- * checks its connection itself.
+ * an Additive's under `/ws/<name>`. Additive request hooks never apply here; instead a route (or
+ * the whole router) may declare guards, checked on the upgrade request before the socket is
+ * accepted: a refused upgrade answers 401/403 over HTTP and no socket is made.
  */
 import Router from '@koa/router';
 import type { WebSocket } from 'ws';
-import { FrameworkException } from './errors/index.js';
-import type { FluidContext } from './context.js';
-import type { RouteEntry, RouteTable } from './url.js';
+import { FrameworkException } from '../errors/index.js';
+import type { FluidContext } from '../context.js';
+import type { RouteEntry, RouteTable } from '../url.js';
 
 /** Handles one accepted websocket connection. `ctx` wraps the upgrade request. */
 export type WsHandler = (socket: WebSocket, ctx: FluidContext) => unknown;
+
+/**
+ * Checks an upgrade request before its socket is accepted. Returning `false` refuses with 403;
+ * throwing an `HttpError` refuses with its status (e.g. 401); anything else lets it through.
+ */
+export type WsGuard = (ctx: FluidContext) => unknown;
+
+/** Options of `WsRouter#route`. */
+export interface WsRouteOptions {
+  /** Guards checked, in order and after the router's own, at upgrade. */
+  guards?: readonly WsGuard[];
+}
 
 /** A matched socket route. */
 export interface WsMatch {
   readonly name: string;
   readonly handler: WsHandler;
   readonly params: Record<string, string>;
+  /** The router's guards then the route's, checked at upgrade. */
+  readonly guards: readonly WsGuard[];
 }
 
 /** How a socket router is mounted. */
@@ -29,6 +44,7 @@ export interface WsRouterOptions {
 interface WsRoute {
   entry: RouteEntry;
   handler: WsHandler;
+  guards: readonly WsGuard[];
 }
 
 /** A router of named websocket routes. */
@@ -39,6 +55,7 @@ export class WsRouter {
   readonly mount: string;
   readonly #namePrefix: string;
   readonly #routes: WsRoute[] = [];
+  readonly #guards: WsGuard[] = [];
   readonly #tables = new Set<RouteTable>();
   /** Used for path matching and URL building only; never mounted as middleware. */
   readonly #paths: Router;
@@ -50,14 +67,21 @@ export class WsRouter {
     this.#paths = new Router({ prefix: options.prefix });
   }
 
-  /** Adds a websocket route: `handler(socket, ctx)` runs for every accepted connection. */
-  route(name: string, path: string, handler: WsHandler): this {
+  /**
+   * Adds a websocket route: `handler(socket, ctx)` runs for every accepted connection.
+   * `options.guards` are checked on the upgrade request first (see `WsGuard`).
+   */
+  route(name: string, path: string, handler: WsHandler, options: WsRouteOptions = {}): this {
     const where = `${this.mount}.route()`;
     if (typeof name !== 'string' || !name) throw new FrameworkException(`${where}: a route needs a non-empty name`);
     if (typeof path !== 'string' || !path.startsWith('/')) {
       throw new FrameworkException(`${where} '${name}': path must be a string starting with '/', got ${JSON.stringify(path)}`);
     }
     if (typeof handler !== 'function') throw new FrameworkException(`${where} '${name}': handler is not a function`);
+    const guards = options.guards ?? [];
+    if (!Array.isArray(guards) || guards.some((g) => typeof g !== 'function')) {
+      throw new FrameworkException(`${where} '${name}': options.guards must be an array of functions`);
+    }
     const fullName = this.#namePrefix + name;
     if (this.#routes.some((r) => r.entry.name === fullName)) {
       throw new FrameworkException(`${where}: route name '${fullName}' is already used`);
@@ -68,7 +92,16 @@ export class WsRouter {
     if (!layer) throw new FrameworkException(`${where}: route '${fullName}' was not registered`);
     const entry: RouteEntry = { name: fullName, path: String(layer.path), methods: ['WS'], mount: this.mount, layer };
     for (const table of this.#tables) table.add(entry);
-    this.#routes.push({ entry, handler });
+    this.#routes.push({ entry, handler, guards: [...guards] });
+    return this;
+  }
+
+  /** Adds guards checked at upgrade for every route of this router, before each route's own. */
+  guard(...guards: WsGuard[]): this {
+    for (const g of guards) {
+      if (typeof g !== 'function') throw new FrameworkException(`${this.mount}.guard(): a guard must be a function`);
+    }
+    this.#guards.push(...guards);
     return this;
   }
 
@@ -86,9 +119,10 @@ export class WsRouter {
 
   /** The route serving `pathname`, with its decoded params. */
   match(pathname: string): WsMatch | undefined {
-    for (const { entry, handler } of this.#routes) {
+    for (const { entry, handler, guards } of this.#routes) {
       if (entry.layer.match(pathname)) {
-        return { name: entry.name, handler, params: entry.layer.params(pathname, entry.layer.captures(pathname), {}) };
+        const params = entry.layer.params(pathname, entry.layer.captures(pathname), {});
+        return { name: entry.name, handler, params, guards: [...this.#guards, ...guards] };
       }
     }
     return undefined;

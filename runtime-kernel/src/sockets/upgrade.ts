@@ -1,0 +1,85 @@
+/**
+ * Accepting a websocket upgrade: the app's upgrade hooks, then the route's guards, run on the
+ * upgrade request (inside its context); a refusal answers over HTTP (401, 403, ...) before any
+ * socket exists. An accepted socket always has an `error` listener, so a broken or oversized
+ * frame or a dropped connection is logged, never an unhandled error.
+ */
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocketServer } from 'ws';
+import { HttpError, type Logger } from '../errors/index.js';
+import type { FluidContext } from '../context.js';
+import { runWithContext } from './context.js';
+import type { WsMatch } from './router.js';
+
+/**
+ * Runs on every upgrade request before the route's guards (e.g. auth resolving the signed-in user
+ * into `ctx.state.user` from the upgrade's cookies). Throwing an `HttpError` refuses the upgrade.
+ */
+export type UpgradeHook = (ctx: FluidContext) => unknown;
+
+/** What `acceptUpgrade` works with. */
+export interface AcceptOptions {
+  wss: WebSocketServer;
+  req: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+  match: WsMatch;
+  ctx: FluidContext;
+  hooks: readonly UpgradeHook[];
+  logger: Logger;
+}
+
+/** Checks hooks and guards, then accepts the socket and runs the route handler, all in `ctx`'s context. */
+export function acceptUpgrade(options: AcceptOptions): Promise<void> {
+  const { wss, req, socket, head, match, ctx, hooks, logger } = options;
+  const ignore = (): void => undefined;
+  socket.on('error', ignore); // a client that goes away while the guards run
+  return runWithContext(ctx, async () => {
+    try {
+      for (const hook of hooks) await hook(ctx);
+      for (const guard of match.guards) {
+        if ((await guard(ctx)) === false) throw new HttpError(403);
+      }
+    } catch (err) {
+      refuse(socket, err, match.name, logger);
+      return;
+    }
+    if (socket.destroyed) return;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.off('error', ignore);
+      ws.on('error', (error) => logger.warn('websocket error', { route: match.name, error }));
+      Promise.resolve()
+        .then(() => match.handler(ws, ctx))
+        .catch((error: unknown) => {
+          logger.error('websocket handler failed', { route: match.name, error });
+          ws.close(1011, 'Internal error');
+        });
+    });
+  });
+}
+
+/** Answers a refused upgrade with an HTTP status and a JSON `{ error }` body, then closes. */
+function refuse(socket: Duplex, err: unknown, route: string, logger: Logger): void {
+  let status = 500;
+  let message = 'Internal Server Error';
+  let headers: Record<string, string> = {};
+  if (err instanceof HttpError) {
+    status = err.status;
+    message = err.expose ? err.message : (STATUS_CODES[status] ?? 'Error');
+    headers = err.headers;
+    if (status >= 500) logger.error('websocket upgrade failed', { route, error: err });
+  } else {
+    logger.error('websocket upgrade hook or guard failed', { route, error: err });
+  }
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ error: message, ...(err instanceof HttpError && err.code ? { code: err.code } : {}) });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k.replace(/[\r\n:]/g, '')}: ${String(v).replace(/[\r\n]/g, '')}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
