@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import type { Fluid } from './fluid.js';
 import type { Markup } from './templates/markup.js';
+import type { MergedTranslations } from './i18n/merged.js';
 import type { TemplateData } from './templates/engine.js';
 import type { UrlForOptions, UrlParams } from './url.js';
 
@@ -26,6 +27,10 @@ export interface FluidContextExtensions {
   readonly clientAddress: string;
   /** Route parameters of the matched route. */
   params: Record<string, string>;
+  /** The negotiated locale (`?lang=`, `lang` cookie, `Accept-Language`, default); see docs/i18n.md. */
+  readonly locale: string;
+  /** The translations of `locale` (source strings with `EXT_I18N` off). */
+  readonly i18n: MergedTranslations;
   /** Name of the matched route, when it has one. */
   _matchedRouteName?: string | undefined;
 }
