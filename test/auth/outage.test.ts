@@ -1,0 +1,52 @@
+/** A Redis outage answers 503 (never a crash or an unhandled error event) and recovers. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { requireUser } from '@fw/kernel';
+import { cleanupProjects, makeProject } from '../kernel/helpers.js';
+import { startRedis } from '../support/redis.js';
+import { authApp, client, USERS } from './helpers.js';
+
+afterAll(() => cleanupProjects());
+
+describe('Redis outage', () => {
+  it('503 CACHE_UNAVAILABLE while Redis is down, normal answers once it is back', async () => {
+    let redis = await startRedis();
+    const port = redis.port;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const root = makeProject({ config: { CACHE_TYPE: 'redis', CACHE_REDIS_URL: redis.url } });
+    const { fluid } = authApp({}, root);
+    fluid.app.get('me', '/me', requireUser, () => ({ ok: true }));
+    const c = await client(fluid);
+    try {
+      await c.signIn(USERS.verified!);
+      expect((await c.fetch('/me')).status).toBe(200);
+
+      await redis.stop();
+      const started = Date.now();
+      const down = await c.fetch('/me', { headers: { Accept: 'application/json' } });
+      expect(down.status).toBe(503);
+      expect(((await down.json()) as { code: string }).code).toBe('CACHE_UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(3000);
+      const page = await c.fetch('/me', { headers: { Accept: 'text/html' } });
+      expect(page.status).toBe(503);
+
+      redis = await startRedis({ port }); // a fresh, empty server on the same port
+      const deadline = Date.now() + 10_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await c.fetch('/me', { headers: { Accept: 'application/json' } })).status;
+        if (status !== 503) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(401); // back, and the session (in the old server) is gone
+      await c.signIn(USERS.verified!);
+      expect((await c.fetch('/me')).status).toBe(200);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await fluid.close();
+      await redis.stop();
+    }
+  });
+});
