@@ -85,7 +85,7 @@ export class LocaleMatcher {
 
 /**
  * The tags of an `Accept-Language` header by descending q-value (stable for equal q), without
- * `*` and `q=0` entries. Reads at most `MAX_ACCEPT_LANGUAGE_LENGTH` characters and
+ * `*`, `q=0` and malformed-weight entries. Reads at most `MAX_ACCEPT_LANGUAGE_LENGTH` characters and
  * `MAX_ACCEPT_LANGUAGE_ENTRIES` entries; malformed entries are skipped. Never throws.
  */
 export function parseAcceptLanguage(header: string | undefined): string[] {
@@ -98,8 +98,9 @@ export function parseAcceptLanguage(header: string | undefined): string[] {
     if (!tag || tag === '*' || tag.length > MAX_LOCALE_LENGTH || !TAG.test(tag)) return;
     let q = 1;
     for (const p of params) {
-      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p);
-      if (m) q = Number(m[1]);
+      if (!/^\s*q\s*=/i.test(p)) continue;
+      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p);
+      q = m ? Number(m[1]) : -1; // a malformed weight drops the entry
     }
     if (q > 0 && q <= 1) out.push({ tag, q, i });
   });
