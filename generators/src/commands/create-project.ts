@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FRONTEND_TYPES, VITE_FRAMEWORKS, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
+import { FRONTEND_TYPES, VITE_FRAMEWORKS, parseProjectConfig, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
@@ -8,11 +8,11 @@ import { commit, type CommitResult } from '../engine/commit.js';
 import { FileTree } from '../engine/file-tree.js';
 import { plan, type Plan } from '../engine/plan.js';
 import { formatPlan } from '../engine/print.js';
-import { checkoutRoot, packageVersion } from '../package-info.js';
-import { createPlop, runGenerator } from '../plop/index.js';
-import {
-  PROJECT_GENERATOR, registerProjectGenerator, type ProjectBlueprintData, type ProjectPromptAnswers, type ProjectQuestion,
-} from '../plop/project.js';
+import { createPlop } from '../plop/index.js';
+import { PROJECT_GENERATOR, registerProjectGenerator, type ProjectPromptAnswers, type ProjectQuestion } from '../plop/project.js';
+import { PROJECT_GENERATOR_ID } from '../project/generators.js';
+import { renderConfigFile, renderProject } from '../project/render.js';
+import { defaultSpecs, type DependencySpecs } from '../project/specs.js';
 
 /** Usage text of `create-fw-app` / `fw create project`. */
 export const help = `Usage: create-fw-app <dir> [options]
@@ -64,20 +64,9 @@ export interface CreateProjectResult {
   committed?: CommitResult;
 }
 
-const toPosix = (p: string): string => p.split(path.sep).join('/');
-
 /** The dependency specs of the generated package.json: a `file:` path from a checkout, else `^<version>`. */
-export function dependencySpecs(projectRoot: string, kernel: string | undefined): { kernelSpec: string; cliSpec: string } {
-  const checkout = checkoutRoot();
-  const fileSpec = (target: string): string => {
-    const relative = toPosix(path.relative(projectRoot, target)) || '.';
-    return `file:${relative}`;
-  };
-  const version = `^${packageVersion()}`;
-  return {
-    kernelSpec: kernel ?? (checkout ? fileSpec(path.join(checkout, 'runtime-kernel')) : version),
-    cliSpec: checkout ? fileSpec(checkout) : version,
-  };
+export function dependencySpecs(projectRoot: string, kernel: string | undefined): DependencySpecs {
+  return defaultSpecs(projectRoot, kernel);
 }
 
 async function isNonEmptyDir(dir: string): Promise<boolean> {
@@ -166,23 +155,21 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
   if (known.surface !== undefined && missing.length === 0) frontendBlock(known);
   if (known.surface === 'vite') refuseVite();
 
-  const tree = new FileTree();
-  const plop = await createPlop(root);
-  registerProjectGenerator(plop, tree, missing, known, VITE_FRAMEWORKS);
-  const asked = missing.length > 0 ? ((await plop.getGenerator(PROJECT_GENERATOR).runPrompts()) as ProjectPromptAnswers) : {};
+  let asked: ProjectPromptAnswers = {};
+  if (missing.length > 0) {
+    const plop = await createPlop(root);
+    registerProjectGenerator(plop, new FileTree(), missing, known, VITE_FRAMEWORKS);
+    asked = (await plop.getGenerator(PROJECT_GENERATOR).runPrompts()) as ProjectPromptAnswers;
+  }
   const answers: ProjectPromptAnswers = { ...known, ...asked };
   const frontend = frontendBlock(answers);
   if (frontend.type === 'vite') refuseVite();
 
-  const data: ProjectBlueprintData = {
-    name,
-    frontend,
-    htmx: frontend.type === 'htmx',
-    alpine: frontend.type === 'htmx' && frontend.alpine === true,
-    ...dependencySpecs(root, options.kernel),
-    version: packageVersion(),
-  };
-  await runGenerator(plop, PROJECT_GENERATOR, { ...data });
+  // The same composed render as `fw generate`, so a generate right after writes nothing.
+  const configText = await renderConfigFile(name, frontend);
+  const config = parseProjectConfig(JSON.parse(configText), 'fw.json');
+  const tree = await renderProject({ config, specs: dependencySpecs(root, options.kernel) });
+  tree.write('fw.json', configText, { generator: PROJECT_GENERATOR_ID, record: false });
   const projectPlan = await plan(tree, root);
   if (options.dryRun) return { root, name, frontend, plan: projectPlan };
   return { root, name, frontend, plan: projectPlan, committed: await commit(projectPlan) };

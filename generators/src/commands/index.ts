@@ -19,19 +19,24 @@ export const COMMANDS: readonly CommandEntry[] = [
     },
   },
   { words: ['create', 'app'], summary: 'write app_configs/<name>.ini with a fresh SECRET_KEY', load: () => import('./create-app.js') },
+  { words: ['create', 'additive'], summary: 'write additives/<name>/ (typed modules) and register it', load: () => import('./create-additive.js') },
+  { words: ['destroy', 'additive'], summary: 'remove an additive fw generated, and its registration', load: () => import('./destroy-additive.js') },
+  { words: ['generate'], summary: 're-render from fw.json, merging with your edits (--dry-run, --json)', load: () => import('./generate.js') },
+  { words: ['migrate'], summary: 'Prisma migrations per bind: init | dev | deploy | status | reset | diff', load: () => import('./migrate.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
   {
     words: ['ocean', 'search'],
     summary: 'search the Additive registry',
     load: async () => ({ run: (await import('../ocean/cli.js')).runOceanSearch }),
   },
+  { words: ['ocean', 'install'], summary: 'install Additives from the registry and register them', load: () => import('./ocean-install.js') },
 ];
 
 /** Usage text of `fw`. */
 export const help = `Usage: fw <command> [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(16)}${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(20)}${c.summary}`).join('\n')}
 
 Run "fw <command> --help" for the options of a command.`;
 

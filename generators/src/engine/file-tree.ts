@@ -69,6 +69,14 @@ export class FileTree {
     this.#entries.set(key, { kind: 'delete', path: key, generator: options.generator });
   }
 
+  /** Drops any entry for `path` (neither written nor deleted). Returns the entry it dropped. */
+  forget(path: string): TreeEntry | undefined {
+    const key = normalizeProjectPath(path);
+    const entry = this.#entries.get(key);
+    this.#entries.delete(key);
+    return entry;
+  }
+
   /** The entry for `path`, if any. */
   get(path: string): TreeEntry | undefined {
     return this.#entries.get(normalizeProjectPath(path));

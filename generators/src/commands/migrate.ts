@@ -1,0 +1,132 @@
+import { configDefaults } from '@fw/schemas';
+import { parseCommandArgs } from '../cli/args.js';
+import { CliError } from '../cli/errors.js';
+import { isInteractive, type CommandIO } from '../cli/io.js';
+import { FileTree } from '../engine/file-tree.js';
+import { findProjectRoot } from '../project.js';
+import { loadConfig } from '../project/config.js';
+import { MIGRATE_GENERATOR_ID } from '../project/generators.js';
+import { withProjectLock } from '../project/lock.js';
+import { renderMigrate } from '../project/render.js';
+import { applyPlanToDisk } from '../regen/apply.js';
+import { renderedFromTree } from '../regen/from-tree.js';
+import { planRegeneration } from '../regen/regenerate.js';
+import { hasConflicts, itemDiff, summarise } from '../regen/summary.js';
+
+/** The `fw migrate` actions, `init` first. */
+export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'reset', 'diff'] as const;
+
+/** Usage text of `fw migrate`. */
+export const help = `Usage: fw migrate <action> [options]
+
+Actions:
+  init     write the Prisma environment of every bind in DATABASE_BINDS (prisma/...), merged with
+           your edits like any generated file; run it again after adding a bind
+  dev      prisma migrate dev, per bind (--name n names the migration)
+  deploy   prisma migrate deploy, per bind
+  status   prisma migrate status, per bind
+  reset    prisma migrate reset, per bind (drops every table: needs --force)
+  diff     the SQL between each bind's database and its schema
+
+Options:
+  --bind <name>   only this bind (default: every bind, in DATABASE_BINDS order)
+  --force         consent to a destructive action (reset; dev without a terminal)
+  --name <n>      the migration's name (dev only)
+  --dry-run       init only: print the plan and diffs, write nothing
+  -h, --help      show this help
+
+Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
+else the default {"main":"file:./var/main.db"}. See docs/databases.md.`;
+
+type Binds = Record<string, string>;
+
+function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { binds: Binds; securityBind: string } {
+  const defaults = configDefaults();
+  let binds = (config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Binds;
+  const fromEnv = env.DATABASE_BINDS;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    try {
+      binds = JSON.parse(fromEnv) as Binds;
+    } catch {
+      throw new CliError('environment variable DATABASE_BINDS: not valid JSON; expected an object of bind name -> URL');
+    }
+    if (typeof binds !== 'object' || binds === null || Array.isArray(binds)) {
+      throw new CliError('environment variable DATABASE_BINDS: expected an object of bind name -> URL');
+    }
+  }
+  const securityBind = env.SECURITY_MODELS_DB_BIND || ((config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string);
+  return { binds, securityBind };
+}
+
+/**
+ * `fw migrate init`: renders the Prisma environment of the binds in `fw.json` and merges it into
+ * the project through the regeneration engine (generator `migrate`, recorded, so your models and
+ * edits are kept and later `fw generate` runs keep it current).
+ */
+async function init(root: string, io: CommandIO, dryRun: boolean): Promise<number> {
+  const { config } = await loadConfig(root);
+  const tree = new FileTree();
+  try {
+    renderMigrate(tree, config);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  const { rendered } = await renderedFromTree(tree, root);
+  const plan = await planRegeneration({ projectRoot: root, rendered, generatorId: MIGRATE_GENERATOR_ID });
+  if (!dryRun) await applyPlanToDisk(plan);
+  io.stdout.write((dryRun ? plan.items.map(itemDiff).join('') : '') + summarise(plan) + (dryRun ? 'Dry run: nothing was written.\n' : ''));
+  return hasConflicts(plan) ? 1 : 0;
+}
+
+/** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  const command = 'fw migrate';
+  const { values, positionals } = parseCommandArgs(command, argv, {
+    bind: { type: 'string' },
+    force: { type: 'boolean' },
+    name: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(`${help}\n`);
+    return 0;
+  }
+  const [action, ...extra] = positionals;
+  if (action === undefined || !(MIGRATE_COMMAND_ACTIONS as readonly string[]).includes(action)) {
+    const got = action === undefined ? 'nothing' : `"${action}"`;
+    throw new CliError(`${command}: got ${got}; expected one of ${MIGRATE_COMMAND_ACTIONS.join(', ')}. Run "${command} --help".`);
+  }
+  if (extra.length > 0) throw new CliError(`${command} ${action}: unexpected argument ${extra.join(' ')}`);
+  const root = await findProjectRoot(io.cwd);
+  if (action === 'init') {
+    for (const flag of ['bind', 'force', 'name'] as const) {
+      if (values[flag] !== undefined) throw new CliError(`${command} init: --${flag} does not apply to init (it writes the environment of every bind)`);
+    }
+    const dryRun = values['dry-run'] === true;
+    return dryRun ? init(root, io, true) : withProjectLock(root, `${command} init`, () => init(root, io, false));
+  }
+  if (values['dry-run']) throw new CliError(`${command} ${action}: --dry-run applies to init only`);
+  const { config } = await loadConfig(root);
+  const { binds } = bindsOf(config.config as Record<string, unknown>, io.env);
+  const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');
+  try {
+    const plan = migrateCommandPlan({
+      action: action as Exclude<(typeof MIGRATE_COMMAND_ACTIONS)[number], 'init'>,
+      binds,
+      root,
+      interactive: isInteractive(io),
+      ...(values.bind === undefined ? {} : { bind: values.bind }),
+      ...(values.force === undefined ? {} : { force: values.force }),
+      ...(values.name === undefined ? {} : { name: values.name }),
+    });
+    for (const result of await runPrismaAll(plan)) {
+      if (result.stdout) io.stdout.write(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
+      if (result.stderr) io.stderr.write(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
+    }
+  } catch (error) {
+    if (error instanceof MigrateError) throw new CliError(error.message);
+    throw error;
+  }
+  return 0;
+}

@@ -1,0 +1,192 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../engine/atomic.js';
+import { readRecord, type GenerationRecord } from '../engine/record.js';
+import { applyPlanToDisk } from '../regen/apply.js';
+import { unifiedDiff } from '../regen/diff.js';
+import { renderedFromTree } from '../regen/from-tree.js';
+import { planRegeneration, type RegenPlan } from '../regen/regenerate.js';
+import { hasConflicts, itemChangesDisk, itemDiff, summarise, toJSON, type RegenJson } from '../regen/summary.js';
+import { removeTempLeftovers } from './cleanup.js';
+import { loadConfig, type LoadedConfig } from './config.js';
+import { additiveOfGenerator, MIGRATE_GENERATOR_ID } from './generators.js';
+import { APP_FILE, externalAdditives, reconcileRegistrations } from './registrations.js';
+import { renderProject } from './render.js';
+import { projectSpecs } from './specs.js';
+
+/** Options of {@link planGenerate}. */
+export interface PlanGenerateOptions {
+  /** Absolute project root. */
+  root: string;
+  /** Generator id recorded for new files and shown in `--json` (default `fw generate`). */
+  generatorId?: string;
+  /**
+   * Which generators this run answers for (default: all, the whole project). Rendered files of
+   * other generators are left out, and their record entries are never deleted.
+   */
+  scope?: (generator: string) => boolean;
+  /** The config to render (default: read and validated from `fw.json`). */
+  config?: LoadedConfig;
+}
+
+/** The registration edit of `fluid/app.ts` a run makes after the merge. */
+export interface AppEdit {
+  /** The text after the merge (what the registrations are applied to). */
+  before: string;
+  /** The text with the registrations reconciled. */
+  after: string;
+  added: string[];
+  removed: string[];
+}
+
+/** Everything a `fw generate` run would do. Nothing has been written. */
+export interface GeneratePlan {
+  root: string;
+  plan: RegenPlan;
+  /** The registration edit of `fluid/app.ts`, when one is needed. */
+  app?: AppEdit;
+  /** Why the registrations were not reconciled (app file missing or holding conflicts). */
+  appNote?: string;
+  /** Temp files (`*.fw-tmp-*`) of a killed earlier run; removed by {@link applyGenerate}. */
+  paths: string[];
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The Additives the record holds files for (`additive:<name>` generators). */
+function recordedAdditives(record: GenerationRecord | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const entry of Object.values(record?.files ?? {})) {
+    const name = additiveOfGenerator(entry.generator);
+    if (name !== undefined) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * Plans a regeneration of the project from its current `fw.json`: renders everything
+ * ({@link renderProject}), three-way merges it with the disk through the regeneration planner,
+ * and works out the Additive registrations `fluid/app.ts` needs (registered for every local
+ * Additive in `additives`, unregistered for an Additive the record knows but `additives` no
+ * longer lists). Writes nothing: this is the whole of `--dry-run`.
+ */
+export async function planGenerate(options: PlanGenerateOptions): Promise<GeneratePlan> {
+  const root = options.root;
+  const [loaded, record, appText, specs] = await Promise.all([
+    options.config ?? loadConfig(root),
+    readRecord(root),
+    readText(path.join(root, APP_FILE)),
+    projectSpecs(root),
+  ]);
+  const { config } = loaded;
+  const external = externalAdditives(appText, config.additives);
+  const migrate = Object.values(record?.files ?? {}).some((e) => e.generator === MIGRATE_GENERATOR_ID);
+  const tree = await renderProject({ config, specs, external, migrate });
+  const scope = options.scope;
+  if (scope) for (const entry of tree.entries()) if (!scope(entry.generator)) tree.forget(entry.path);
+  const { rendered } = await renderedFromTree(tree, root);
+  const plan = await planRegeneration({
+    projectRoot: root,
+    rendered,
+    generatorId: options.generatorId ?? 'fw generate',
+    owns: scope ?? (() => true),
+    ...(record ? { record } : {}),
+  });
+
+  const result: GeneratePlan = { root, plan, paths: [...rendered.keys(), ...Object.keys(record?.files ?? {})] };
+  const local = config.additives.filter((n) => !external.has(n) && (!scope || scope(`additive:${n}`)));
+  const gone = [...recordedAdditives(record)].filter((n) => !config.additives.includes(n) && (!scope || scope(`additive:${n}`)));
+  if (local.length === 0 && gone.length === 0) return result;
+  const appItem = plan.items.find((i) => i.path === APP_FILE);
+  if (appItem && (appItem.conflicts > 0 || appItem.unresolved)) {
+    result.appNote = `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to register ${[...local, ...gone].join(', ')}`;
+    return result;
+  }
+  const merged = appItem?.remove ? undefined : appItem?.write ? appItem.write.toString('utf8') : appText;
+  if (merged === undefined) {
+    result.appNote = `${APP_FILE} does not exist: the Additives ${local.join(', ')} are not registered anywhere`;
+    return result;
+  }
+  const edit = await reconcileRegistrations(merged, local, gone);
+  if (edit.text !== merged) result.app = { before: merged, after: edit.text, added: edit.added, removed: edit.removed };
+  return result;
+}
+
+/** Whether applying the plan writes or removes anything. */
+export function generateChangesDisk(gp: GeneratePlan): boolean {
+  return gp.app !== undefined || gp.plan.items.some(itemChangesDisk);
+}
+
+/**
+ * Carries out a {@link GeneratePlan}: removes the temp files a killed run left, applies the merge
+ * (atomic writes, then `.fw/record.json` and `.fw/store` for exactly what was written), then
+ * writes the registration edit of `fluid/app.ts` atomically. Every step is idempotent: a run
+ * killed at any point is completed by the next one. Returns the temp files removed.
+ */
+export async function applyGenerate(gp: GeneratePlan): Promise<string[]> {
+  const leftovers = await removeTempLeftovers(gp.root, [...gp.paths, APP_FILE, 'fw.json']);
+  await applyPlanToDisk(gp.plan);
+  if (gp.app) {
+    const item = gp.plan.items.find((i) => i.path === APP_FILE);
+    await writeFileAtomic(path.join(gp.root, APP_FILE), Buffer.from(gp.app.after, 'utf8'), item?.mode ?? 0o644, APP_FILE);
+  }
+  return leftovers;
+}
+
+/** The lines reporting the registration edit (or why there is none). */
+function registrationLines(gp: GeneratePlan): string {
+  const lines: string[] = [];
+  for (const name of gp.app?.added ?? []) lines.push(`  register      ${APP_FILE}  (fluid.additive(...) for additives/${name})`);
+  for (const name of gp.app?.removed ?? []) lines.push(`  unregister    ${APP_FILE}  (${name} is no longer in fw.json "additives")`);
+  if (gp.appNote) lines.push(`  note: ${gp.appNote}`);
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+/** Human output of a run: with `dryRun`, every change as a unified diff first. */
+export function formatGenerate(gp: GeneratePlan, options: { dryRun?: boolean; leftovers?: string[] } = {}): string {
+  let out = '';
+  if (options.dryRun) {
+    out += gp.plan.items.map(itemDiff).join('');
+    if (gp.app) out += unifiedDiff(APP_FILE, gp.app.before, gp.app.after);
+  }
+  out += summarise(gp.plan) + registrationLines(gp);
+  if (options.leftovers && options.leftovers.length > 0) out += `Removed ${options.leftovers.length} temp file(s) of an interrupted run: ${options.leftovers.join(', ')}\n`;
+  if (options.dryRun) out += 'Dry run: nothing was written.\n';
+  return out;
+}
+
+/** The `--json` document of a run: the regeneration's {@link RegenJson} plus the registrations. */
+export interface GenerateJson extends RegenJson {
+  dryRun: boolean;
+  registrations: { added: string[]; removed: string[]; note?: string; diff?: string };
+  leftovers: string[];
+}
+
+/** Machine output of a run (`--json`); with `dryRun` each file carries its diff. */
+export function generateJSON(gp: GeneratePlan, options: { dryRun?: boolean; leftovers?: string[] } = {}): GenerateJson {
+  const base = toJSON(gp.plan, { diffs: options.dryRun === true });
+  return {
+    ...base,
+    exitCode: exitCodeOf(gp),
+    dryRun: options.dryRun === true,
+    registrations: {
+      added: gp.app?.added ?? [],
+      removed: gp.app?.removed ?? [],
+      ...(gp.appNote ? { note: gp.appNote } : {}),
+      ...(options.dryRun && gp.app ? { diff: unifiedDiff(APP_FILE, gp.app.before, gp.app.after) } : {}),
+    },
+    leftovers: options.leftovers ?? [],
+  };
+}
+
+/** 1 when a conflict was written or is still unresolved, or a registration could not be made; else 0. */
+export function exitCodeOf(gp: GeneratePlan): 0 | 1 {
+  return hasConflicts(gp.plan) || gp.appNote !== undefined ? 1 : 0;
+}

@@ -1,0 +1,18 @@
+/** Generator id recorded for the project blueprint's files. */
+export const PROJECT_GENERATOR_ID = 'blueprint:project';
+
+/** Generator id recorded for the Prisma environment of `fw migrate init`. */
+export const MIGRATE_GENERATOR_ID = 'migrate';
+
+/** Prefix of an Additive's generator id. */
+export const ADDITIVE_PREFIX = 'additive:';
+
+/** Generator id recorded for the files of the Additive `name`: `additive:<name>`. */
+export function additiveGeneratorId(name: string): string {
+  return `${ADDITIVE_PREFIX}${name}`;
+}
+
+/** The Additive name of an `additive:<name>` generator id, else `undefined`. */
+export function additiveOfGenerator(generator: string): string | undefined {
+  return generator.startsWith(ADDITIVE_PREFIX) ? generator.slice(ADDITIVE_PREFIX.length) : undefined;
+}
