@@ -73,7 +73,7 @@ describe('/ws/i18n', () => {
     );
     const cache = (await c.ask({ action: 'cache' }))['data'] as { locale: string; plurals: Record<string, number> };
     expect(cache.locale).toBe('pl');
-    expect(cache.plurals).toEqual({ one: 0, few: 1, many: 2 });
+    expect(cache.plurals).toEqual({ one: 0, few: 1, many: 2, other: 2 }); // "other" (fractions): the last form
     c.close();
   });
 

@@ -1,3 +1,4 @@
+/// <reference path="./gettext-parser.d.ts" />
 /**
  * `Catalog`: one domain's translations for one locale, read from a PO file with gettext-parser.
  * Messages are keyed by `msgid`, or `msgctxt + "\u0004" + msgid` (gettext's own context key).
@@ -55,7 +56,7 @@ export class Catalog {
 export function parsePo(text: string | Buffer, locale: string, file = '<po>'): Catalog {
   let parsed: ReturnType<typeof gettextParser.po.parse>;
   try {
-    parsed = gettextParser.po.parse(text, { validation: true });
+    parsed = gettextParser.po.parse(text);
   } catch (err) {
     throw new FrameworkException(`${file}: not a valid PO catalog: ${(err as Error).message}`, { cause: err });
   }

@@ -66,7 +66,8 @@ export function localePluralRule(locale: string): PluralRule {
 
 /**
  * Which form index each CLDR category of `locale` takes under `rule`, found by sampling counts
- * 0..1000 (the browser client picks forms with `Intl.PluralRules` and this map, without `eval`).
+ * 0..1000; a category no whole count reaches takes the last form (the browser client picks forms
+ * with `Intl.PluralRules` and this map, without `eval`).
  */
 export function categoryIndexes(locale: string, rule: PluralRule): Partial<Record<Intl.LDMLPluralRule, number>> {
   const rules = new Intl.PluralRules(locale);
@@ -75,6 +76,8 @@ export function categoryIndexes(locale: string, rule: PluralRule): Partial<Recor
     const category = rules.select(n);
     out[category] ??= rule.select(n);
   }
+  // Categories no whole count reaches (Polish "other" is for fractions) take the last form.
+  for (const c of rules.resolvedOptions().pluralCategories) out[c] ??= rule.nplurals - 1;
   return out;
 }
 

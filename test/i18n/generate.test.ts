@@ -1,0 +1,175 @@
+/**
+ * The typed translation modules: rendered with typesafe-i18n from PO catalogs into a temp
+ * project, type-checked with the project's TypeScript, run, and a compile-fail test (a wrong key
+ * and a missing parameter are `tsc` errors). Adding a locale and re-rendering writes its modules.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderTranslationModules } from '../../generators/src/i18n/index.js';
+
+const run = promisify(execFile);
+const REPO = path.resolve(import.meta.dirname, '../..');
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+const POT = `msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "Hello, %(name)s!"
+msgstr ""
+
+#. key: fileCount
+msgid "%(num)d file"
+msgid_plural "%(num)d files"
+msgstr[0] ""
+msgstr[1] ""
+
+msgctxt "door"
+msgid "Open"
+msgstr ""
+
+msgid "You have %(count)d points"
+msgstr ""
+`;
+
+const PL = `msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"
+
+msgid "Hello, %(name)s!"
+msgstr "Cześć, %(name)s!"
+
+msgid "%(num)d file"
+msgid_plural "%(num)d files"
+msgstr[0] "%(num)d plik"
+msgstr[1] "%(num)d pliki"
+msgstr[2] "%(num)d plików"
+
+msgctxt "door"
+msgid "Open"
+msgstr "Otwórz"
+`;
+
+const FILES = new Map([
+  ['fluid/locales/messages.pot', POT],
+  ['fluid/locales/pl.po', PL],
+]);
+
+function project(files: Map<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'fw-i18n-gen-'));
+  made.push(root);
+  for (const [rel, text] of files) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'gen', type: 'module', private: true }));
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      include: ['fluid/**/*.ts', '*.ts'],
+    }),
+  );
+  return root;
+}
+
+async function tsc(root: string): Promise<{ code: number; output: string }> {
+  try {
+    const r = await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', root], { cwd: root });
+    return { code: 0, output: r.stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, output: e.stdout + e.stderr };
+  }
+}
+
+const GOOD = `import { i18nObject } from './fluid/i18n/i18n-util.js';
+import { loadAllLocales } from './fluid/i18n/i18n-util.sync.js';
+loadAllLocales();
+const pl = i18nObject('pl');
+const en = i18nObject('en');
+console.log(JSON.stringify([
+  pl.helloName({ name: 'Ada' }), en.helloName({ name: 'Ada' }),
+  pl.fileCount({ num: 1 }), pl.fileCount({ num: 3 }), pl.fileCount({ num: 5 }), pl.fileCount({ num: 22 }),
+  en.fileCount({ num: 1 }), en.fileCount({ num: 2 }),
+  pl.door.open(), en.door.open(), pl.youHaveCountPoints({ count: 7 }),
+]));
+`;
+
+describe('renderTranslationModules', () => {
+  it('renders typesafe-i18n modules that type-check and translate (Polish plurals, context)', async () => {
+    const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pl'] }, files: FILES, projectName: 'gen' });
+    expect([...out.keys()]).toEqual(
+      expect.arrayContaining([
+        'fluid/locales/en.po',
+        'fluid/i18n/i18n-types.ts',
+        'fluid/i18n/i18n-util.ts',
+        'fluid/i18n/i18n-util.sync.ts',
+        'fluid/i18n/en/index.ts',
+        'fluid/i18n/pl/index.ts',
+      ]),
+    );
+    expect(out.has('fluid/locales/pl.po')).toBe(false); // an existing catalog is never rewritten
+    expect(out.get('fluid/locales/en.po')).toContain('msgctxt "door"\nmsgid "Open"\nmsgstr ""');
+    const types = out.get('fluid/i18n/i18n-types.ts')!;
+    expect(types).toContain('helloName: (arg: { name: string }) => LocalizedString');
+    expect(types).toContain('youHaveCountPoints: (arg: { count: number }) => LocalizedString');
+
+    const root = project(new Map([...FILES, ...out, ['main.ts', GOOD]]));
+    const checked = await tsc(root);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+    const ran = await run(process.execPath, ['--import', 'tsx', 'main.ts'], { cwd: root });
+    expect(JSON.parse(ran.stdout)).toEqual([
+      'Cześć, Ada!', 'Hello, Ada!', '1 plik', '3 pliki', '5 plików', '22 pliki', '1 file', '2 files', 'Otwórz', 'Open', 'You have 7 points',
+    ]);
+  });
+
+  it('compile-fail: tsc rejects a wrong key and a missing parameter', async () => {
+    const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pl'] }, files: FILES, projectName: 'gen' });
+    const bad = `import { i18nObject } from './fluid/i18n/i18n-util.js';
+const LL = i18nObject('pl');
+LL.helloNmae({ name: 'x' });
+LL.helloName();
+LL.fileCount({ count: 3 });
+`;
+    const root = project(new Map([...FILES, ...out, ['bad.ts', bad]]));
+    const checked = await tsc(root);
+    expect(checked.code).not.toBe(0);
+    expect(checked.output).toMatch(/bad\.ts\(3,4\): error TS2551: Property 'helloNmae' does not exist/);
+    expect(checked.output).toMatch(/bad\.ts\(4,4\): error TS2554: Expected 1 arguments, but got 0/);
+    expect(checked.output).toMatch(/bad\.ts\(5,\d+\): error TS2353: Object literal may only specify known properties, and 'count' does not exist/);
+  });
+
+  it('adding a locale to the config and re-rendering writes its catalog and typed module', async () => {
+    const before = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pl'] }, files: FILES, projectName: 'gen' });
+    expect(before.has('fluid/i18n/ru/index.ts')).toBe(false);
+    const after = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pl', 'ru'] }, files: FILES, projectName: 'gen' });
+    const ru = after.get('fluid/locales/ru.po')!;
+    expect(ru).toContain('"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 :');
+    expect(ru).toContain('msgid "%(num)d file"\nmsgid_plural "%(num)d files"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""');
+    expect(after.get('fluid/i18n/ru/index.ts')).toContain('satisfies Translation');
+    expect(after.get('fluid/i18n/i18n-types.ts')).toMatch(/\| 'ru'/);
+    const root = project(new Map([...FILES, ...after, ['main.ts', GOOD]]));
+    expect((await tsc(root)).output).toBe('');
+  });
+
+  it('errors name the file or the message', async () => {
+    await expect(
+      renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en'] }, files: new Map([['fluid/locales/en.po', 'garbage\n']]), projectName: 'gen' }),
+    ).rejects.toThrow(/fluid\/locales\/en\.po: not a valid PO catalog/);
+    const pot = 'msgid "%(name)s has %(num)d file"\nmsgid_plural "%(name)s has %(num)d files"\nmsgstr[0] ""\nmsgstr[1] ""\n';
+    await expect(
+      renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en'] }, files: new Map([['fluid/locales/messages.pot', pot]]), projectName: 'gen' }),
+    ).rejects.toThrow(/plural message "%\(name\)s has %\(num\)d file" \(en\): a plural form may use only the count/);
+  });
+});
