@@ -103,7 +103,7 @@ describe('fw binary', () => {
     const cwd = await tempDir();
     const ran = await runBin(FW_BIN, ['deploy'], cwd);
     expect(ran.code).toBe(1);
-    expect(ran.stderr).toMatch(/^error: unknown command "deploy"; expected one of create, run(, [a-z]+)*\. Run "fw --help"\.\n$/);
+    expect(ran.stderr).toMatch(/^error: unknown command "deploy"; expected one of create(, [a-z]+)*\. Run "fw --help"\.\n$/);
     const sub = await runBin(FW_BIN, ['create', 'widget'], cwd);
     expect(sub.code).toBe(1);
     expect(sub.stderr).toContain('fw create: got "widget"; expected one of project, app');

@@ -37,9 +37,11 @@ async function loadedBy(bin: string, args: string[], cwd: string): Promise<strin
   return [...new Set((await readFile(log, 'utf8')).split('\n').filter(Boolean))].sort();
 }
 
-test('fw create app loads neither prettier, node-plop nor ts-morph; create-fw-app loads node-plop and prettier only', async () => {
+test('fw create app loads neither prettier, node-plop nor ts-morph; create-fw-app --yes loads prettier only (node-plop only to prompt)', async () => {
   const cwd = await tempDir();
-  expect(await loadedBy(CREATE_BIN, ['proj', '--yes'], cwd)).toEqual(['node-plop', 'prettier']);
+  expect(await loadedBy(CREATE_BIN, ['proj', '--yes'], cwd)).toEqual(['prettier']);
+  // fw generate with no additives to register loads prettier (formatting the render) and never ts-morph.
+  expect(await loadedBy(FW_BIN, ['generate'], path.join(cwd, 'proj'))).toEqual(['prettier']);
   expect(await loadedBy(FW_BIN, ['create', 'app', 'proj'], path.join(cwd, 'proj'))).toEqual([]);
   expect(await loadedBy(FW_BIN, ['--help'], cwd)).toEqual([]);
   expect(await loadedBy(FW_BIN, ['run', '--help'], cwd)).toEqual([]);

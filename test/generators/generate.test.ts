@@ -1,0 +1,287 @@
+/**
+ * `fw generate`, `fw create additive`, `fw destroy additive` through the command list, in-process
+ * on real temp projects: the outcomes of docs/regeneration.md, the registration codemods, dry-run
+ * and --json, the lock and the clean-up of an interrupted run.
+ */
+import { spawnSync } from 'node:child_process';
+import { access, appendFile, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parseAdditiveManifest } from '@fw/schemas';
+import { readRecord } from '../../generators/src/engine/record.js';
+import { acquireLock } from '../../generators/src/project/lock.js';
+import { editConfig, fw, newProject, read, snapshot } from './project-helpers.js';
+
+const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
+const ADDITIVE_FILES = [
+  'api.ts', 'app.ts', 'enable.ts', 'hooks.ts', 'index.ts', 'manifest.json', 'static/NAME/NAME.css', 'templates/NAME/index.html', 'ws.ts',
+];
+
+describe('fw generate', () => {
+  test('right after create project it writes nothing, not even .fw/', async () => {
+    const root = await newProject();
+    const before = await snapshot(root);
+    const ran = await fw(root, 'generate');
+    expect(ran).toMatchObject({ code: 0 });
+    expect(ran.out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
+  test('switching htmx -> htmx+alpine -> none merges into hand-edited files and keeps every edit', async () => {
+    const root = await newProject();
+    const index = 'fluid/templates/index.html';
+    await writeFile(path.join(root, index), (await read(root, index)).replace('<body>', '<body>\n    <p>my banner</p>'));
+    await appendFile(path.join(root, 'fluid/app.ts'), "\nfluid.app.get('about', '/about', () => 'about me');\n");
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', alpine: true }));
+    const alpine = await fw(root, 'generate');
+    expect(alpine.code).toBe(0);
+    expect(alpine.out).toMatch(/merge\s+fluid\/templates\/index\.html/);
+    let html = await read(root, index);
+    expect(html).toContain('<p>my banner</p>');
+    expect(html).toContain('x-data="{ count: 0 }"');
+
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'none' }));
+    const none = await fw(root, 'generate');
+    expect(none.code).toBe(0);
+    html = await read(root, index);
+    expect(html).toContain('<p>my banner</p>');
+    expect(html).not.toContain('hx-get');
+    expect(html).not.toContain('x-data');
+    const app = await read(root, 'fluid/app.ts');
+    expect(app).toContain("fluid.app.get('about', '/about', () => 'about me');");
+    expect(app).not.toContain("'/hello'");
+    const before = await snapshot(root);
+    expect((await fw(root, 'generate')).code).toBe(0);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
+  test('overlapping edits: conflict markers, a summary, exit 1; --json says the same', async () => {
+    const root = await newProject();
+    await writeFile(path.join(root, 'test/home.test.ts'), (await read(root, 'test/home.test.ts')).replace("test('GET /hello returns the htmx fragment'", "test('GET /hello answers (mine)'"));
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'none' }));
+    const dry = await fw(root, 'generate', '--dry-run', '--json');
+    const json = JSON.parse(dry.out);
+    expect(json).toMatchObject({ exitCode: 1, dryRun: true, conflicts: { files: ['test/home.test.ts'] } });
+    expect(json.files.find((f: { path: string }) => f.path === 'test/home.test.ts').diff).toContain('<<<<<<< ours');
+    const ran = await fw(root, 'generate');
+    expect(ran.code).toBe(1);
+    expect(ran.out).toMatch(/conflict\s+test\/home\.test\.ts/);
+    expect(ran.out).toContain('Then run `fw generate` again.');
+    expect(await read(root, 'test/home.test.ts')).toContain('<<<<<<< ours (your edit)');
+    expect((await fw(root, 'generate')).code).toBe(1); // markers still there
+  });
+
+  test('a deleted file stays deleted and is reported', async () => {
+    const root = await newProject();
+    await unlink(path.join(root, 'README.md'));
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', alpine: true }));
+    const ran = await fw(root, 'generate');
+    expect(ran.out).toMatch(/skip-deleted\s+README\.md/);
+    expect(await exists(path.join(root, 'README.md'))).toBe(false);
+  });
+
+  test('--dry-run classifies, prints unified diffs and writes nothing', async () => {
+    const root = await newProject();
+    await editConfig(root, (c) => {
+      c.config.APP_FRONTEND = { type: 'none' };
+      c.additives.push('blog');
+    });
+    const before = await snapshot(root);
+    const dry = await fw(root, 'generate', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('--- a/fluid/templates/index.html\n+++ b/fluid/templates/index.html');
+    expect(dry.out).toContain('+++ b/additives/blog/index.ts');
+    expect(dry.out).toContain("+import blog from '../additives/blog/index.js';");
+    expect(dry.out).toMatch(/register\s+fluid\/app\.ts/);
+    expect(dry.out).toMatch(/Dry run: nothing was written\.\n$/);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
+  test('a CRLF checkout (core.autocrlf) is not an edit: nothing is written', async () => {
+    const root = await newProject();
+    const record = await readRecord(root);
+    for (const file of Object.keys(record!.files)) {
+      const text = await read(root, file);
+      await writeFile(path.join(root, file), text.replace(/\n/g, '\r\n'));
+    }
+    const before = await snapshot(root);
+    const ran = await fw(root, 'generate');
+    expect(ran.code).toBe(0);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
+  test('removes the temp files of an interrupted run', async () => {
+    const root = await newProject();
+    await writeFile(path.join(root, 'fluid/app.ts.fw-tmp-0123456789ab'), 'half');
+    await writeFile(path.join(root, 'fluid/templates/index.html.fw-tmp-ba9876543210'), 'half');
+    const ran = await fw(root, 'generate');
+    expect(ran.out).toContain('Removed 2 temp file(s) of an interrupted run');
+    expect(await exists(path.join(root, 'fluid/app.ts.fw-tmp-0123456789ab'))).toBe(false);
+  });
+
+  test('outside a project, or with a bad fw.json, the error names what is wrong', async () => {
+    const root = await newProject();
+    expect((await fw(path.dirname(root), 'generate')).error).toMatch(/^no fw\.json found in /);
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', framework: 'react' }));
+    expect((await fw(root, 'generate')).error).toMatch(/fw\.json: config\.APP_FRONTEND/);
+    await writeFile(path.join(root, 'fw.json'), '{ nope');
+    expect((await fw(root, 'generate')).error).toMatch(/^fw\.json is not valid JSON/);
+    expect((await fw(root, 'generate', 'extra')).error).toMatch(/unexpected argument extra/);
+  });
+});
+
+describe('the project lock', () => {
+  test('a second generator on the same project fails naming the holder pid; a stale lock is taken over', async () => {
+    const root = await newProject();
+    const release = await acquireLock(root, 'test holder');
+    const blocked = await fw(root, 'generate');
+    expect(blocked.code).toBe(1);
+    expect(blocked.error).toContain(`pid ${process.pid}`);
+    expect(blocked.error).toContain('"test holder"');
+    expect((await fw(root, 'create', 'additive', 'blog')).error).toContain(`pid ${process.pid}`);
+    await release();
+    expect(await exists(path.join(root, '.fw/lock'))).toBe(false);
+
+    // A lock left by a process that is gone (SIGKILLed) does not block.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const { hostname } = await import('node:os');
+    await writeFile(path.join(root, '.fw/lock'), JSON.stringify({ pid: Number(dead.stdout), host: hostname(), command: 'fw generate', since: 'earlier' }));
+    expect((await fw(root, 'generate')).code).toBe(0);
+    expect(await exists(path.join(root, '.fw/lock'))).toBe(false);
+  });
+});
+
+describe('fw create additive', () => {
+  test('writes a validated manifest and typed modules, lists it in fw.json and registers it once', async () => {
+    const root = await newProject();
+    const ran = await fw(root, 'create', 'additive', 'blog');
+    expect(ran).toMatchObject({ code: 0 });
+    const files = ADDITIVE_FILES.map((f) => `additives/blog/${f.replace(/NAME/g, 'blog')}`);
+    for (const file of files) expect(await exists(path.join(root, file)), file).toBe(true);
+    const manifest = parseAdditiveManifest(JSON.parse(await read(root, 'additives/blog/manifest.json')), 'manifest.json');
+    expect(manifest).toMatchObject({ name: 'blog', version: '0.1.0', frontend: { type: 'none' } });
+    expect(JSON.parse(await read(root, 'fw.json')).additives).toEqual(['blog']);
+    const app = await read(root, 'fluid/app.ts');
+    expect(app.match(/fluid\.additive\(blog\);/g)).toHaveLength(1);
+    expect(app).toContain("import blog from '../additives/blog/index.js';");
+    const record = await readRecord(root);
+    for (const file of files) expect(record!.files[file]?.generator).toBe('additive:blog');
+    expect(await read(root, 'additives/blog/api.ts')).toContain('export const status: Handler =');
+
+    // a second additive goes after the first registration; generate then writes nothing
+    expect((await fw(root, 'create', 'additive', 'shop-items')).code).toBe(0);
+    expect(await read(root, 'fluid/app.ts')).toMatch(/fluid\.additive\(blog\);\nfluid\.additive\(shopItems\);/);
+    const before = await snapshot(root);
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    expect(await snapshot(root)).toEqual(before);
+  });
+
+  test('bad and clashing names are refused before anything is written', async () => {
+    const root = await newProject();
+    const before = await snapshot(root);
+    expect((await fw(root, 'create', 'additive', 'api')).error).toMatch(/additive name "api"/);
+    expect((await fw(root, 'create', 'additive', '../x')).error).toMatch(/additive name "\.\.\/x"/);
+    expect((await fw(root, 'create', 'additive', 'Blog')).error).toMatch(/additive name "Blog"/);
+    expect((await fw(root, 'create', 'additive')).error).toMatch(/missing <name>/);
+    expect(await snapshot(root)).toEqual(before);
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    expect((await fw(root, 'create', 'additive', 'blog')).error).toBe('additive "blog" already exists: fw.json "additives" lists it');
+    await mkdir(path.join(root, 'additives/shop'), { recursive: true });
+    expect((await fw(root, 'create', 'additive', 'shop')).error).toMatch(/^additives\/shop already exists/);
+  });
+
+  test('--dry-run lists the files and writes nothing', async () => {
+    const root = await newProject();
+    const before = await snapshot(root);
+    const dry = await fw(root, 'create', 'additive', 'blog', '--dry-run');
+    expect(dry.out).toMatch(/create\s+additives\/blog\/index\.ts/);
+    expect(await snapshot(root)).toEqual(before);
+  });
+});
+
+describe('renaming and destroying additives', () => {
+  test('renaming in fw.json: unedited old files go, edited ones stay reported, the registration follows', async () => {
+    const root = await newProject();
+    await fw(root, 'create', 'additive', 'blog');
+    await appendFile(path.join(root, 'additives/blog/api.ts'), '// mine\n');
+    await editConfig(root, (c) => (c.additives = ['news']));
+    const ran = await fw(root, 'generate');
+    expect(ran.code).toBe(0);
+    expect(ran.out).toMatch(/keep-edited\s+additives\/blog\/api\.ts/);
+    expect(ran.out).toMatch(/delete\s+additives\/blog\/index\.ts/);
+    expect(ran.out).toMatch(/create\s+additives\/news\/index\.ts/);
+    const app = await read(root, 'fluid/app.ts');
+    expect(app).toContain('fluid.additive(news);');
+    expect(app).not.toContain('blog');
+    expect(await read(root, 'additives/blog/api.ts')).toContain('// mine');
+  });
+
+  test('destroy refuses an edited file (changing nothing), --force removes it; the registration and fw.json entry go', async () => {
+    const root = await newProject();
+    const pristine = await read(root, 'fluid/app.ts');
+    await fw(root, 'create', 'additive', 'blog');
+    await appendFile(path.join(root, 'additives/blog/app.ts'), '// mine\n');
+    await writeFile(path.join(root, 'additives/blog/notes.md'), 'my notes\n');
+    const before = await snapshot(root);
+    const refused = await fw(root, 'destroy', 'additive', 'blog');
+    expect(refused.code).toBe(1);
+    expect(refused.error).toMatch(/you edited 1 file\(s\) of additive "blog", so nothing was removed: additives\/blog\/app\.ts\. Pass --force/);
+    expect(await snapshot(root)).toEqual(before);
+
+    const forced = await fw(root, 'destroy', 'additive', 'blog', '--force');
+    expect(forced.code).toBe(0);
+    expect(forced.out).toContain('Kept files fw did not generate: additives/blog/notes.md');
+    expect(await read(root, 'fluid/app.ts')).toBe(pristine);
+    expect(JSON.parse(await read(root, 'fw.json')).additives).toEqual([]);
+    expect(await exists(path.join(root, 'additives/blog/app.ts'))).toBe(false);
+    const record = await readRecord(root);
+    expect(Object.values(record!.files).some((e) => e.generator === 'additive:blog')).toBe(false);
+    expect((await fw(root, 'destroy', 'additive', 'blog')).error).toMatch(/^no additive "blog"/);
+    await rm(path.join(root, 'additives/blog'), { recursive: true });
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+  });
+});
+
+describe('fw migrate (argv and init through the record)', () => {
+  test('init writes the environment through the record; adding a bind is picked up by fw generate', async () => {
+    const root = await newProject();
+    const init = await fw(root, 'migrate', 'init');
+    expect(init.code).toBe(0);
+    expect(init.out).toMatch(/create\s+prisma\/main\/schema\.prisma/);
+    const record = await readRecord(root);
+    expect(record!.files['prisma/main/schema.prisma']?.generator).toBe('migrate');
+    expect(record!.files['prisma.config.ts']?.generator).toBe('migrate');
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+
+    await appendFile(path.join(root, 'prisma/main/schema.prisma'), '\nmodel Post {\n  id Int @id\n}\n');
+    await editConfig(root, (c) => (c.config.DATABASE_BINDS = { main: 'file:./var/main.db', reports: 'file:./var/reports.db' }));
+    const ran = await fw(root, 'generate');
+    expect(ran.code).toBe(0);
+    expect(ran.out).toMatch(/create\s+prisma\/reports\/schema\.prisma/);
+    expect(ran.out).toMatch(/delete\s+prisma\.config\.ts/); // single-bind root config goes (never edited)
+    expect(await read(root, 'prisma/main/schema.prisma')).toContain('model Post {');
+  });
+
+  test('argv: unknown action, flags init does not take, reset without --force, a bind that does not exist', async () => {
+    const root = await newProject();
+    expect((await fw(root, 'migrate')).error).toMatch(/^fw migrate: got nothing; expected one of init, dev, deploy, status, reset, diff/);
+    expect((await fw(root, 'migrate', 'up')).error).toMatch(/got "up"/);
+    expect((await fw(root, 'migrate', 'init', '--bind', 'main')).error).toMatch(/--bind does not apply to init/);
+    expect((await fw(root, 'migrate', 'reset')).error).toMatch(/refusing without --force/);
+    expect((await fw(root, 'migrate', 'status', '--bind', 'nope')).error).toMatch(/--bind nope: no such bind/);
+    expect((await fw(root, 'migrate', 'deploy', '--name', 'x')).error).toMatch(/--name applies to "fw migrate dev" only/);
+    expect((await fw(root, 'migrate', 'dev')).error).toMatch(/no terminal is attached/);
+    expect((await fw(root, 'migrate', '--help')).out).toContain('Usage: fw migrate <action>');
+    const before = await snapshot(root);
+    expect((await fw(root, 'migrate', 'init', '--dry-run')).out).toContain('+++ b/prisma/main/schema.prisma');
+    expect(await snapshot(root)).toEqual(before);
+  });
+});
+
+describe('fw ocean install (argv)', () => {
+  test('--help prints the usage; outside a project it fails naming the folder', async () => {
+    const root = await newProject();
+    expect((await fw(root, 'ocean', 'install', '--help')).out).toContain('Usage: fw ocean install');
+    expect((await fw(path.dirname(root), 'ocean', 'install', 'blog')).error).toMatch(/^no fw\.json found in /);
+  });
+});

@@ -1,0 +1,47 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { run } from '../../generators/src/commands/index.js';
+import { listFiles, tempDir, testIO } from './helpers.js';
+
+/** Runs `fw <argv>` in-process in `cwd`; returns the exit code and what it printed (errors become code 1 + message). */
+export async function fw(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; error?: string }> {
+  const io = testIO(cwd);
+  try {
+    const code = await run(argv, io);
+    return { code, out: io.out() };
+  } catch (error) {
+    return { code: 1, out: io.out(), error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A fresh project made by `fw create project <name> --yes` in a temp folder; returns its root. */
+export async function newProject(name = 'demo', ...flags: string[]): Promise<string> {
+  const cwd = await tempDir('fw-proj-');
+  const made = await fw(cwd, 'create', 'project', name, '--yes', ...flags);
+  if (made.code !== 0) throw new Error(`create project failed: ${made.error ?? made.out}`);
+  return path.join(cwd, name);
+}
+
+/** Every file (record and store included) with its bytes and mtime: compare two to prove nothing was written. */
+export async function snapshot(root: string): Promise<Map<string, { bytes: Buffer; mtime: number; mode: number }>> {
+  const out = new Map<string, { bytes: Buffer; mtime: number; mode: number }>();
+  for (const file of await listFiles(root)) {
+    const abs = path.join(root, file);
+    const s = await stat(abs);
+    out.set(file, { bytes: await readFile(abs), mtime: s.mtimeMs, mode: s.mode });
+  }
+  return out;
+}
+
+/** Edits `fw.json` as JSON. */
+export async function editConfig(root: string, edit: (json: Record<string, unknown> & { additives: string[]; config: Record<string, unknown> }) => void): Promise<void> {
+  const file = path.join(root, 'fw.json');
+  const json = JSON.parse(await readFile(file, 'utf8'));
+  edit(json);
+  await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/** Reads a project file as text. */
+export function read(root: string, file: string): Promise<string> {
+  return readFile(path.join(root, file), 'utf8');
+}
