@@ -130,6 +130,38 @@ describe('fw generate', () => {
   });
 });
 
+describe('config changes that reach other renders', () => {
+  test('adding a role regenerates fluid/guards.ts around a hand edit; adding a locale adds its typed module and a starter catalog', async () => {
+    const root = await newProject();
+    await editConfig(root, (c) => {
+      c.config.AUTH_ROLES = ['editor'];
+      c.config.I18N_SUPPORTED_LOCALES = ['en'];
+    });
+    const first = await fw(root, 'generate');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/create\s+fluid\/guards\.ts/);
+    expect(first.out).toMatch(/create\s+fluid\/i18n\/en\/index\.ts/);
+    expect(first.out).toMatch(/seed\s+fluid\/locales\/en\.po/);
+    const guards = await read(root, 'fluid/guards.ts');
+    await writeFile(path.join(root, 'fluid/guards.ts'), guards.replace("import { requirePermission", "// my note about guards\nimport { requirePermission"));
+    await editConfig(root, (c) => {
+      c.config.AUTH_ROLES = ['editor', 'author'];
+      c.config.I18N_SUPPORTED_LOCALES = ['en', 'fr'];
+    });
+    const second = await fw(root, 'generate');
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/merge\s+fluid\/guards\.ts/);
+    const merged = await read(root, 'fluid/guards.ts');
+    expect(merged).toContain('// my note about guards');
+    expect(merged).toContain("requireRole('author')");
+    expect(second.out).toMatch(/create\s+fluid\/i18n\/fr\/index\.ts/);
+    expect(second.out).toMatch(/seed\s+fluid\/locales\/fr\.po/);
+    const before = await snapshot(root);
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    expect(await snapshot(root)).toEqual(before);
+  }, 60_000);
+});
+
 describe('the project lock', () => {
   test('a second generator on the same project fails naming the holder pid; a stale lock is taken over', async () => {
     const root = await newProject();

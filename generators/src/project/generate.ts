@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../engine/atomic.js';
+import type { WriteEntry } from '../engine/file-tree.js';
 import { readRecord, type GenerationRecord } from '../engine/record.js';
 import { applyPlanToDisk } from '../regen/apply.js';
 import { unifiedDiff } from '../regen/diff.js';
@@ -47,8 +48,25 @@ export interface GeneratePlan {
   app?: AppEdit;
   /** Why the registrations were not reconciled (app file missing or holding conflicts). */
   appNote?: string;
-  /** Temp files (`*.fw-tmp-*`) of a killed earlier run; removed by {@link applyGenerate}. */
+  /** Every path the run considers (its folders are searched for temp files of a killed run). */
   paths: string[];
+  /** Seed files to create because they are missing (starter catalogs): written once, never recorded. */
+  seeds: WriteEntry[];
+}
+
+/** The translation catalogs under `fluid/locales/` (path → text), for the i18n render. */
+async function readCatalogs(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let names: string[];
+  try {
+    names = await readdir(path.join(root, 'fluid/locales'));
+  } catch {
+    return out;
+  }
+  for (const name of names.filter((n) => n.endsWith('.po') || n.endsWith('.pot'))) {
+    out.set(`fluid/locales/${name}`, await readFile(path.join(root, 'fluid/locales', name), 'utf8'));
+  }
+  return out;
 }
 
 async function readText(file: string): Promise<string | undefined> {
@@ -88,10 +106,15 @@ export async function planGenerate(options: PlanGenerateOptions): Promise<Genera
   const { config } = loaded;
   const external = externalAdditives(appText, config.additives);
   const migrate = Object.values(record?.files ?? {}).some((e) => e.generator === MIGRATE_GENERATOR_ID);
-  const tree = await renderProject({ config, specs, external, migrate });
+  const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
+  const tree = await renderProject({ config, specs, external, migrate, ...(catalogs ? { catalogs } : {}) });
   const scope = options.scope;
   if (scope) for (const entry of tree.entries()) if (!scope(entry.generator)) tree.forget(entry.path);
-  const { rendered } = await renderedFromTree(tree, root);
+  const { rendered, unrecorded } = await renderedFromTree(tree, root);
+  const seeds: WriteEntry[] = [];
+  for (const entry of unrecorded) {
+    if (!(await access(path.join(root, entry.path)).then(() => true, () => false))) seeds.push(entry);
+  }
   const plan = await planRegeneration({
     projectRoot: root,
     rendered,
@@ -100,7 +123,7 @@ export async function planGenerate(options: PlanGenerateOptions): Promise<Genera
     ...(record ? { record } : {}),
   });
 
-  const result: GeneratePlan = { root, plan, paths: [...rendered.keys(), ...Object.keys(record?.files ?? {})] };
+  const result: GeneratePlan = { root, plan, seeds, paths: [...rendered.keys(), ...Object.keys(record?.files ?? {})] };
   const local = config.additives.filter((n) => !external.has(n) && (!scope || scope(`additive:${n}`)));
   const gone = [...recordedAdditives(record)].filter((n) => !config.additives.includes(n) && (!scope || scope(`additive:${n}`)));
   if (local.length === 0 && gone.length === 0) return result;
@@ -121,7 +144,7 @@ export async function planGenerate(options: PlanGenerateOptions): Promise<Genera
 
 /** Whether applying the plan writes or removes anything. */
 export function generateChangesDisk(gp: GeneratePlan): boolean {
-  return gp.app !== undefined || gp.plan.items.some(itemChangesDisk);
+  return gp.app !== undefined || gp.seeds.length > 0 || gp.plan.items.some(itemChangesDisk);
 }
 
 /**
@@ -133,6 +156,7 @@ export function generateChangesDisk(gp: GeneratePlan): boolean {
 export async function applyGenerate(gp: GeneratePlan): Promise<string[]> {
   const leftovers = await removeTempLeftovers(gp.root, [...gp.paths, APP_FILE, 'fw.json']);
   await applyPlanToDisk(gp.plan);
+  for (const seed of gp.seeds) await writeFileAtomic(path.join(gp.root, seed.path), seed.content, seed.mode, seed.path);
   if (gp.app) {
     const item = gp.plan.items.find((i) => i.path === APP_FILE);
     await writeFileAtomic(path.join(gp.root, APP_FILE), Buffer.from(gp.app.after, 'utf8'), item?.mode ?? 0o644, APP_FILE);
@@ -143,6 +167,7 @@ export async function applyGenerate(gp: GeneratePlan): Promise<string[]> {
 /** The lines reporting the registration edit (or why there is none). */
 function registrationLines(gp: GeneratePlan): string {
   const lines: string[] = [];
+  for (const seed of gp.seeds) lines.push(`  seed          ${seed.path}  (missing: written once, yours from now on, not in the record)`);
   for (const name of gp.app?.added ?? []) lines.push(`  register      ${APP_FILE}  (fluid.additive(...) for additives/${name})`);
   for (const name of gp.app?.removed ?? []) lines.push(`  unregister    ${APP_FILE}  (${name} is no longer in fw.json "additives")`);
   if (gp.appNote) lines.push(`  note: ${gp.appNote}`);
@@ -154,6 +179,7 @@ export function formatGenerate(gp: GeneratePlan, options: { dryRun?: boolean; le
   let out = '';
   if (options.dryRun) {
     out += gp.plan.items.map(itemDiff).join('');
+    for (const seed of gp.seeds) out += unifiedDiff(seed.path, undefined, seed.content);
     if (gp.app) out += unifiedDiff(APP_FILE, gp.app.before, gp.app.after);
   }
   out += summarise(gp.plan) + registrationLines(gp);
@@ -166,6 +192,8 @@ export function formatGenerate(gp: GeneratePlan, options: { dryRun?: boolean; le
 export interface GenerateJson extends RegenJson {
   dryRun: boolean;
   registrations: { added: string[]; removed: string[]; note?: string; diff?: string };
+  /** Seed files written once (starter catalogs). */
+  seeds: string[];
   leftovers: string[];
 }
 
@@ -182,6 +210,7 @@ export function generateJSON(gp: GeneratePlan, options: { dryRun?: boolean; left
       ...(gp.appNote ? { note: gp.appNote } : {}),
       ...(options.dryRun && gp.app ? { diff: unifiedDiff(APP_FILE, gp.app.before, gp.app.after) } : {}),
     },
+    seeds: gp.seeds.map((s) => s.path),
     leftovers: options.leftovers ?? [],
   };
 }

@@ -16,3 +16,9 @@ export function additiveGeneratorId(name: string): string {
 export function additiveOfGenerator(generator: string): string | undefined {
   return generator.startsWith(ADDITIVE_PREFIX) ? generator.slice(ADDITIVE_PREFIX.length) : undefined;
 }
+
+/** Generator id recorded for `fluid/guards.ts` (from `AUTH_ROLES` / `AUTH_PERMISSIONS`). */
+export const AUTH_GENERATOR_ID = 'auth';
+
+/** Generator id recorded for the typed translation modules `fluid/i18n/**`. */
+export const I18N_GENERATOR_ID = 'i18n';

@@ -5,7 +5,8 @@ import { FileTree } from '../engine/file-tree.js';
 import { renderMigrateEnvironment } from '../migrate/render.js';
 import { packageVersion } from '../package-info.js';
 import { loadBlueprint, renderCompiled } from './blueprints.js';
-import { additiveGeneratorId, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
+import { renderAuthGuards } from '../auth/index.js';
+import { additiveGeneratorId, AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import type { DependencySpecs } from './specs.js';
 
 /** Input of {@link renderProject}: everything the generated file set depends on. */
@@ -21,6 +22,11 @@ export interface ProjectRenderOptions {
   external?: ReadonlySet<string>;
   /** Render the Prisma environment of `fw migrate init` (the project ran it: see docs/regeneration.md). */
   migrate?: boolean;
+  /**
+   * The project's translation catalogs (`fluid/locales/*.po`, `messages.pot`: path → text), read by
+   * the i18n render when `fw.json` sets `I18N_SUPPORTED_LOCALES`. Default: none.
+   */
+  catalogs?: ReadonlyMap<string, string>;
 }
 
 /** The frontend block of the main app, with the schema default when `fw.json` has none. */
@@ -53,7 +59,8 @@ export function renderMigrate(tree: FileTree, config: ProjectConfig): void {
 /**
  * The whole generated file set of a project from its validated `fw.json`: the project blueprint
  * (`blueprint:project`), every local Additive of `config.additives` (`additive:<name>`) and, when
- * `migrate` is set, the Prisma environment (`migrate`). `fw.json` itself is not part of it: it is
+ * `migrate` is set, the Prisma environment (`migrate`), plus the guard chains (`auth`) and the typed
+ * translation modules (`i18n`) when `fw.json` configures them. `fw.json` itself is not part of it: it is
  * the input, yours to edit (`create project` writes the first one). The registration lines of the
  * Additives in `fluid/app.ts` are not rendered either: the `registerAdditive` codemod is their
  * one source. `create project`, `fw generate`, `fw create additive` all render through here, so a
@@ -86,7 +93,56 @@ export async function renderProject(options: ProjectRenderOptions): Promise<File
     await renderAdditive(tree, name, config.name);
   }
   if (options.migrate) renderMigrate(tree, config);
+  renderAuth(tree, config);
+  await renderI18n(tree, config, options.catalogs ?? new Map());
   return tree;
+}
+
+/**
+ * `fluid/guards.ts` (generator `auth`, from `renderAuthGuards`) when `fw.json` sets
+ * `AUTH_ROLES` or `AUTH_PERMISSIONS` (even to `[]`): a project that never mentions them gets no
+ * guards module.
+ */
+export function renderAuth(tree: FileTree, config: ProjectConfig): void {
+  const { AUTH_ROLES: roles, AUTH_PERMISSIONS: permissions } = config.config;
+  if (roles === undefined && permissions === undefined) return;
+  let files: Map<string, string>;
+  try {
+    files = renderAuthGuards({ roles: roles ?? [], permissions: permissions ?? [] });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  for (const [file, content] of files) tree.write(file, content, { generator: AUTH_GENERATOR_ID });
+}
+
+/**
+ * The typed translation modules `fluid/i18n/**` (generator `i18n`, from
+ * `renderTranslationModules`) when `fw.json` sets `I18N_SUPPORTED_LOCALES`. A starter catalog
+ * `fluid/locales/<locale>.po` for a new locale is a seed: written once when missing, never
+ * recorded (the catalog is yours to translate, and the render only produces it while it is absent).
+ */
+export async function renderI18n(tree: FileTree, config: ProjectConfig, catalogs: ReadonlyMap<string, string>): Promise<void> {
+  const supported = config.config.I18N_SUPPORTED_LOCALES;
+  if (supported === undefined) return;
+  const defaults = configDefaults();
+  const { renderTranslationModules } = await import('../i18n/index.js');
+  let files: Map<string, string>;
+  try {
+    files = await renderTranslationModules({
+      config: {
+        I18N_DEFAULT_LOCALE: (config.config.I18N_DEFAULT_LOCALE ?? defaults.I18N_DEFAULT_LOCALE) as string,
+        I18N_SUPPORTED_LOCALES: supported as readonly string[],
+      },
+      files: catalogs,
+      projectName: config.name,
+    });
+  } catch (error) {
+    throw new CliError(`i18n: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  for (const [file, content] of files) {
+    const seed = file.startsWith('fluid/locales/');
+    tree.write(file, content, { generator: I18N_GENERATOR_ID, ...(seed ? { record: false, format: false } : {}) });
+  }
 }
 
 /** The `fw.json` text of a new project (written once by `create project`, then yours). */
