@@ -92,7 +92,7 @@ export {
 } from './auth/index.js';
 export type { AuthOptions, SessionData, Guard, CsrfPayload, TypedPayload, User, UserService, PrincipalId } from './auth/index.js';
 export { InvalidTokenError, KeyRing, TokenService, TOKEN_ALGORITHM, isKid, bearerToken } from './tokens/index.js';
-export type { TokenClaims, KeyRingOptions } from './tokens/index.js';
+export type { TokenClaims, KeyRingOptions, HmacKey } from './tokens/index.js';
 export { openCache, MemoryCache, FileCache, RedisCache } from './cache/index.js';
 export type { Cache, CacheKind, CacheConfig, JsonValue } from './cache/index.js';
 export { I18n, MergedTranslations, PrismaTranslationStore, interpolate } from './i18n/index.js';

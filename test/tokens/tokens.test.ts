@@ -2,7 +2,7 @@
 import { generateKeyPairSync, createHmac } from 'node:crypto';
 import { SignJWT, base64url } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InvalidTokenError, KeyRing, MemoryCache, TokenService, isPositiveIntegerId, type JsonValue } from '@fw/kernel';
+import { InvalidTokenError, KeyRing, MemoryCache, TokenService, isPositiveIntegerId, type HmacKey, type JsonValue } from '@fw/kernel';
 
 /** A memory cache counting every call. */
 class CountingCache extends MemoryCache {
@@ -21,7 +21,7 @@ let cache: CountingCache;
 let ring: KeyRing;
 let tokens: TokenService;
 let kid: string;
-let key: Uint8Array;
+let key: HmacKey;
 
 beforeEach(async () => {
   cache = new CountingCache();

@@ -10,7 +10,7 @@
  * The cache holds random material; the HMAC key is derived from it and `SECRET_KEY`, so a leaked
  * cache alone cannot mint tokens.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, webcrypto } from 'node:crypto';
 import type { Cache } from '../cache/cache.js';
 import { InvalidTokenError } from './errors.js';
 
@@ -46,10 +46,13 @@ export interface KeyRingOptions {
   marginSeconds?: number;
 }
 
+/** An HMAC-SHA256 key (a WebCrypto key: jose verifies with it about twice as fast as with raw bytes). */
+export type HmacKey = webcrypto.CryptoKey;
+
 /** A signing key ready to use. */
 export interface SigningKey {
   readonly kid: string;
-  readonly key: Uint8Array;
+  readonly key: HmacKey;
   /** Epoch ms after which this key no longer signs. */
   readonly signsUntil: number;
 }
@@ -60,7 +63,7 @@ export class KeyRing {
   readonly #cacheOf: () => Cache;
   readonly #secret: string;
   readonly #margin: number;
-  readonly #known = new Map<string, Uint8Array>();
+  readonly #known = new Map<string, HmacKey>();
   #current: SigningKey | undefined;
   #rotating: Promise<SigningKey> | undefined;
 
@@ -96,13 +99,13 @@ export class KeyRing {
    * The verification key of `kid`. A malformed kid throws `InvalidTokenError` before the cache is
    * touched; a kid the cache does not hold throws `InvalidTokenError` too.
    */
-  async key(kid: unknown): Promise<Uint8Array> {
+  async key(kid: unknown): Promise<HmacKey> {
     if (!isKid(kid)) throw new InvalidTokenError('malformed kid');
     const known = this.#known.get(kid);
     if (known) return known;
     const stored = await this.#cacheOf().get<StoredKey>(keyName(kid));
     if (!stored || typeof stored.material !== 'string') throw new InvalidTokenError('unknown kid');
-    const key = this.#derive(kid, stored.material);
+    const key = await this.#derive(kid, stored.material);
     this.#known.set(kid, key);
     return key;
   }
@@ -111,13 +114,14 @@ export class KeyRing {
     const kid = randomBytes(16).toString('hex');
     const stored: StoredKey = { material: randomBytes(32).toString('base64url'), created: Date.now() };
     await this.#cacheOf().set(keyName(kid), stored, this.keyTtlSeconds);
-    const key = this.#derive(kid, stored.material);
+    const key = await this.#derive(kid, stored.material);
     this.#known.set(kid, key);
     this.#current = { kid, key, signsUntil: stored.created + this.maxTokenSeconds * 1000 };
     return this.#current;
   }
 
-  #derive(kid: string, material: string): Uint8Array {
-    return new Uint8Array(createHmac('sha256', this.#secret).update(`fw:jwt:${kid}:${material}`).digest());
+  #derive(kid: string, material: string): Promise<HmacKey> {
+    const bytes = createHmac('sha256', this.#secret).update(`fw:jwt:${kid}:${material}`).digest();
+    return webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 }
