@@ -26,7 +26,7 @@ beforeAll(async () => {
   await browser.addCookies([{ name: 'lang', value: 'pl', url: base }]);
   page = await browser.newPage();
   await page.goto(base + '/');
-  await page.evaluate(() => ((window as unknown as Win).fw.ext['i18n'] as FwI18n).ready);
+  await page.evaluate(() => ((globalThis as unknown as Win).fw.ext['i18n'] as FwI18n).ready);
 });
 
 afterAll(async () => {
@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('fw.ext.i18n in Chromium (lang cookie: pl)', () => {
   it('live _p(context, msgid) and _np(context, singular, plural, n) translate in the server order', async () => {
     const live = await page.evaluate(async () => {
-      const t = (window as unknown as Win).fw.ext['i18n'] as FwI18n;
+      const t = (globalThis as unknown as Win).fw.ext['i18n'] as FwI18n;
       return [
         await t.live._p('door', 'Open'),
         await t.live._np('inbox', '%(num)d message', '%(num)d messages', 1),
@@ -53,7 +53,7 @@ describe('fw.ext.i18n in Chromium (lang cookie: pl)', () => {
 
   it('the cache-backed forms answer the same, synchronously, with Polish plural forms', async () => {
     const cached = await page.evaluate(() => {
-      const t = (window as unknown as Win).fw.ext['i18n'] as FwI18n;
+      const t = (globalThis as unknown as Win).fw.ext['i18n'] as FwI18n;
       return [
         t.locale,
         t._p('door', 'Open'),
@@ -79,7 +79,7 @@ describe('fw.ext.i18n in Chromium (lang cookie: pl)', () => {
 
   it('a bad live call rejects with the server error', async () => {
     const error = await page.evaluate(async () => {
-      const t = (window as unknown as Win).fw.ext['i18n'] as unknown as { live: { _np(...a: unknown[]): Promise<string> } };
+      const t = (globalThis as unknown as Win).fw.ext['i18n'] as unknown as { live: { _np(...a: unknown[]): Promise<string> } };
       return t.live._np('inbox', 'a', 'b', 'many').then(
         () => 'resolved',
         (err: Error) => err.message,
