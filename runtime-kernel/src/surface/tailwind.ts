@@ -35,7 +35,7 @@ export async function compileTailwind(css: string, from: string, options: Compil
   const base = options.base ?? dirname(from);
   try {
     const [{ compile, optimize }, { Scanner }] = await Promise.all([import('@tailwindcss/node'), import('@tailwindcss/oxide')]);
-    const compiler = await compile(css, { base: dirname(from), from, onDependency: () => undefined });
+    const compiler = await compile(css, { base: dirname(from), from, onDependency: () => undefined, customCssResolver: resolveTailwindCss });
     const sources =
       compiler.root === 'none'
         ? []
@@ -47,6 +47,21 @@ export async function compileTailwind(css: string, from: string, options: Compil
     return options.minify ? optimize(out, { minify: true }).code : out;
   } catch (err) {
     throw new TailwindError(`Tailwind could not compile ${from}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
+const kernelRequire = createRequire(import.meta.url);
+
+/**
+ * `@import "tailwindcss"` (and `tailwindcss/*.css`) resolve to the kernel's own `tailwindcss`,
+ * the version its compiler belongs to, so a project needs no copy of its own.
+ */
+async function resolveTailwindCss(id: string): Promise<string | undefined> {
+  if (id !== 'tailwindcss' && !id.startsWith('tailwindcss/')) return undefined;
+  try {
+    return kernelRequire.resolve(id === 'tailwindcss' ? 'tailwindcss/index.css' : id);
+  } catch {
+    return undefined;
   }
 }
 
