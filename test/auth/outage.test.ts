@@ -50,3 +50,36 @@ describe('Redis outage', () => {
     }
   });
 });
+
+describe('Redis down at startup', () => {
+  it('the app still starts: unguarded routes answer, cache-backed ones 503, and all works once Redis is up', async () => {
+    const { freePort } = await import('../support/redis.js');
+    const port = await freePort();
+    const root = makeProject({ config: { CACHE_TYPE: 'redis', CACHE_REDIS_URL: `redis://127.0.0.1:${port}/0` } });
+    const { fluid, auth } = authApp({}, root);
+    fluid.app.get('open', '/open', () => ({ ok: true }));
+    fluid.app.get('me', '/me', requireUser, () => ({ ok: true }));
+    const c = await client(fluid);
+    let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+    try {
+      expect((await c.fetch('/open')).status).toBe(200);
+      const down = await c.fetch(`/login/${USERS.verified!.id}`, { headers: { Accept: 'application/json' } });
+      expect(down.status).toBe(503);
+      await expect(auth.mintToken(USERS.verified!, ['read'], 60)).rejects.toMatchObject({ status: 503, code: 'CACHE_UNAVAILABLE' });
+      redis = await startRedis({ port });
+      const deadline = Date.now() + 10_000;
+      let status = 0;
+      while (Date.now() < deadline && status !== 200) {
+        status = (await c.fetch(`/login/${USERS.verified!.id}`)).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(200);
+      expect((await c.fetch('/me')).status).toBe(200);
+      const token = await auth.mintToken(USERS.verified!, ['read'], 60);
+      expect((await auth.verifyToken(token)).sub).toBe('3');
+    } finally {
+      await fluid.close();
+      await redis?.stop();
+    }
+  });
+});

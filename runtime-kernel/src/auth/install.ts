@@ -17,7 +17,12 @@ export function installAuth<U extends User>(fluid: Fluid, options: AuthOptions<U
   fluid.use(sessionMiddleware(auth as unknown as Auth));
   fluid.use(csrfMiddleware(auth as unknown as Auth));
   fluid.onStartup(async () => {
-    await auth.tokens.keys.rotate();
+    try {
+      await auth.tokens.keys.rotate();
+    } catch (error) {
+      // A cache outage at boot must not keep the app from starting: the first mint rotates.
+      fluid.logger.error('auth: could not rotate the JWT signing key at startup; retrying on first use', { error });
+    }
   });
   fluid.onShutdown(() => auth.close());
   // Helpers find the request being served (or a `ctx` passed in the template data).
