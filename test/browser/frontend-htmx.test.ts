@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /** In a real browser: an htmx page swaps content on a click, an Alpine counter counts. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * In a real browser: a generated Vite React surface in production (built at boot, served at /,
  * a click updates it, a public asset loads through the catch-all with the vite_ns cookie), and
