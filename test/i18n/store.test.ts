@@ -70,7 +70,8 @@ afterAll(async () => {
 function app(): Fluid {
   const fluid = new Fluid({ root: project.root, env: {}, logger: memoryLogger(), config: { SECRET_KEY: 'test' } });
   fluid.additive(new Additive('blog', { root: path.join(project.root, 'additives', 'blog') }));
-  fluid.i18n.useStore(new PrismaTranslationStore(db.bind(fluid.config.I18N_DATABASE_BIND ?? 'main')));
+  expect(fluid.config.I18N_DATABASE_BIND).toBe('main');
+  fluid.i18n.useStore(new PrismaTranslationStore(db.bind('main')));
   return fluid;
 }
 
