@@ -263,10 +263,10 @@ describe('websocket guards', () => {
       if (!ctx.get('authorization')) throw new HttpError(401, 'Sign in first', { headers: { 'WWW-Authenticate': 'Bearer' } });
     });
     blog.ws.route('live', '/live', (socket) => socket.send('welcome'), { guards: [(ctx) => ctx.get('authorization') === 'Bearer admin'] });
-    blog.ws.route('open', '/open', (socket) => socket.send('open'));
+    blog.ws.route('open', '/open', (socket, ctx) => socket.send(currentContext() === ctx ? 'open' : 'no context'));
     fluid.additive(blog);
     const seen: string[] = [];
-    fluid.sockets.onUpgrade((ctx) => void seen.push(ctx.path));
+    fluid.sockets.onUpgrade((ctx) => void seen.push(currentContext() === ctx ? ctx.path : 'outside the connection context'));
     const base = (await start(fluid)).replace('http', 'ws');
 
     const refused = (path: string, headers: Record<string, string> = {}) =>
