@@ -176,7 +176,7 @@ export const configShape = {
     .array(locale())
     .min(1, { error: 'a list of at least one locale' })
     .default(['en'])
-    .describe('Locales Accept-Language may select (reference: BABEL_SUPPORTED_LOCALES). Default ["en"].'),
+    .describe('Locales a request may select through ?lang=, the lang cookie or Accept-Language; one catalog set is loaded per locale (reference: BABEL_SUPPORTED_LOCALES). Default ["en"].'),
   I18N_DATABASE_BIND: z
     .string()
     .regex(BIND_NAME, { error: 'a bind name from DATABASE_BINDS' })

@@ -1,8 +1,8 @@
 /** MergedTranslations across three domains: every method on hit and miss, plurals, context. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { MergedTranslations } from '@fw/kernel';
-import { cleanupProjects } from '../kernel/helpers.js';
-import { makeI18nFluid } from './fixture.js';
+import { Fluid, MergedTranslations } from '@fw/kernel';
+import { cleanupProjects, makeProject, memoryLogger } from '../kernel/helpers.js';
+import { APP_FILES, makeI18nFluid } from './fixture.js';
 
 afterAll(cleanupProjects);
 
@@ -138,5 +138,23 @@ describe('locales and catalogs', () => {
     expect(() => fluid.i18n.translations('pl')).toThrow(/fluid\/locales\/pl\.po: not a valid PO catalog/);
     const bad = makeI18nFluid({ files: { 'fluid/locales/pl.po': 'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=process.exit(1);\\n"\n' } });
     expect(() => bad.i18n.translations('pl')).toThrow(/pl\.po: Plural-Forms: invalid Plural-Forms header/);
+  });
+});
+
+describe('config names: EXT_BABEL / BABEL_* are aliases of EXT_I18N / I18N_*', () => {
+  it('reads the reference names from fw.json and the environment', () => {
+    const root = makeProject({
+      config: { EXT_BABEL: true, BABEL_DEFAULT_LOCALE: 'de', BABEL_SUPPORTED_LOCALES: ['de', 'pl'] },
+      files: APP_FILES,
+    });
+    const fluid = new Fluid({ root, env: {}, logger: memoryLogger() });
+    expect(fluid.config.EXT_I18N).toBe(true);
+    expect(fluid.i18n.enabled).toBe(true);
+    expect(fluid.i18n.defaultLocale).toBe('de');
+    expect(fluid.i18n.supportedLocales).toEqual(['de', 'pl']);
+    expect(fluid.i18n.translations('xx').gettext('Save')).toBe('Speichern'); // unsupported → default de
+    const fromEnv = new Fluid({ root: makeProject({ files: APP_FILES }), env: { EXT_BABEL: '1', BABEL_SUPPORTED_LOCALES: '["en","pl"]' }, logger: memoryLogger() });
+    expect(fromEnv.i18n.enabled).toBe(true);
+    expect(fromEnv.i18n.translations('pl').gettext('Hello, %(name)s!', { name: 'Ada' })).toBe('Cześć, Ada!');
   });
 });
