@@ -26,6 +26,25 @@ export function isBinary(content: Buffer): boolean {
   return content.subarray(0, 8000).includes(0);
 }
 
+type ResolveConfig = Prettier['resolveConfig'];
+type Options = NonNullable<Awaited<ReturnType<ResolveConfig>>> | typeof DEFAULT_PRETTIER_OPTIONS;
+const resolved = new Map<string, Promise<Options>>();
+
+/**
+ * The prettier options of a file, resolved once per folder and extension for the life of the
+ * process (a regeneration formats hundreds of files in a few folders; resolving per file stats
+ * the same config files over and over).
+ */
+function optionsFor(absolute: string, resolveConfig: ResolveConfig): Promise<Options> {
+  const key = `${path.dirname(absolute)}\0${path.extname(absolute)}`;
+  let options = resolved.get(key);
+  if (!options) {
+    options = resolveConfig(absolute, { editorconfig: true }).then((o) => o ?? DEFAULT_PRETTIER_OPTIONS);
+    resolved.set(key, options);
+  }
+  return options;
+}
+
 /**
  * Formats a file with prettier, choosing the parser from the extension. Prettier is imported
  * lazily, on the first formattable file, so commands that write none never load it. `configDir`
@@ -36,7 +55,7 @@ export async function formatFile(filePath: string, content: Buffer, configDir: s
   prettier ??= import('prettier');
   const { format, resolveConfig } = await prettier;
   const absolute = path.join(configDir, filePath);
-  const options = (await resolveConfig(absolute, { editorconfig: true })) ?? DEFAULT_PRETTIER_OPTIONS;
+  const options = await optionsFor(absolute, resolveConfig);
   try {
     const formatted = await format(content.toString('utf8'), { ...options, filepath: absolute });
     return Buffer.from(formatted, 'utf8');
