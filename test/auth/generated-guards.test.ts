@@ -2,7 +2,7 @@
  * `renderAuthGuards`: renders `fluid/guards.ts` into a temp project, type-checks it (and a user
  * module using it) against the kernel sources with tsc, then runs the generated guards over HTTP.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -48,9 +48,14 @@ function project(files: Map<string, string>, extra: Record<string, string>): str
   return root;
 }
 
-function tsc(root: string): { status: number | null; output: string } {
-  const r = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', root], { encoding: 'utf8' });
-  return { status: r.status, output: r.stdout + r.stderr };
+function tsc(root: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('close', (status) => done({ status, output }));
+  });
 }
 
 const USES = `import { requireEditor, requireContentManager, requirePublishPermission, requirePostsWritePermission, roleGuard, permissionGuard, type Role, type Permission } from './guards.js';
@@ -71,18 +76,19 @@ describe('renderAuthGuards', () => {
     expect(text).toContain("export const ROLES = ['editor', 'content-manager'] as const;");
   });
 
-  it('type-checks against the kernel sources, and a wrong role name is a type error', () => {
-    const good = project(renderAuthGuards(CONFIG), { 'fluid/uses.ts': USES });
-    const ok = tsc(good);
-    expect(ok.output).toBe('');
-    expect(ok.status).toBe(0);
-    const bad = project(renderAuthGuards(CONFIG), { 'fluid/uses.ts': `import { roleGuard } from './guards.js';\nroleGuard('edtor');\n` });
-    const failed = tsc(bad);
-    expect(failed.status).not.toBe(0);
-    expect(failed.output).toMatch(/'"edtor"' is not assignable to parameter of type '"editor" \| "content-manager"'/);
+  it('type-checks against the kernel sources, and a wrong role name is a type error', async () => {
+    // One project: the generated module, a module using every export (must compile) and one
+    // misusing a role name (must be the only error). Plus a project from empty lists.
+    const bad = "import { roleGuard } from './guards.js';\nroleGuard('edtor');\n";
+    const full = project(renderAuthGuards(CONFIG), { 'fluid/uses.ts': USES, 'fluid/bad.ts': bad });
     const empty = project(renderAuthGuards({ roles: [], permissions: [] }), {});
-    expect(tsc(empty).status).toBe(0);
-  }, 120_000);
+    const [checked, emptyChecked] = await Promise.all([tsc(full), tsc(empty)]);
+    const errors = checked.output.split('\n').filter((l) => /error TS/.test(l));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/fluid\/bad\.ts\(2,11\): error TS2345: Argument of type '"edtor"' is not assignable to parameter of type '"editor" \| "content-manager"'/);
+    expect(emptyChecked.output).toBe('');
+    expect(emptyChecked.status).toBe(0);
+  }, 300_000);
 
   it('names the config entry on a clash or a bad name', () => {
     expect(() => renderAuthGuards({ roles: ['a-b', 'a_b'], permissions: [] })).toThrow(AuthGuardsError);
