@@ -13,7 +13,7 @@ import { listFiles, REPO } from '../generators/helpers.js';
 import { editConfig, fw, newProject, snapshot } from '../generators/project-helpers.js';
 
 const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
-const COUNT = 150;
+const COUNT = 100;
 const names = Array.from({ length: COUNT }, (_, i) => `a${String(i).padStart(3, '0')}`);
 
 test('SIGKILL mid-write: files old or new, record consistent, the next run completes and cleans up', async () => {
