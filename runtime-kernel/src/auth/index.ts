@@ -4,7 +4,7 @@
 export { Auth, authOf } from './auth.js';
 export type { AuthOptions } from './auth.js';
 export { installAuth } from './install.js';
-export { session, sessionMiddleware, signIn, signOut, currentUser } from './session.js';
+export { session, sessionMiddleware, signIn, signOut, currentUser, loadUpgradeUser } from './session.js';
 export type { SessionData } from './session.js';
 export { guard, requireUser, EmailVerifiedGate, require2fa, requireAdmin, requireRole, requirePermission } from './guards.js';
 export type { Guard } from './guards.js';

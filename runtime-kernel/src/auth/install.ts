@@ -1,13 +1,14 @@
 /**
  * `installAuth(fluid, { users })`: sessions, the CSRF check, the `csrf_field` / `csrf_token`
- * template helpers, signing-key rotation at startup and closing the cache at shutdown.
+ * template helpers, the signed-in user on websocket upgrades, signing-key rotation at startup and
+ * closing the cache at shutdown.
  */
 import type { Fluid } from '../fluid.js';
 import type { FluidContext } from '../context.js';
 import { Markup, escape } from '../templates/markup.js';
 import { Auth, type AuthOptions } from './auth.js';
 import { CSRF_FIELD, csrfMiddleware, csrfToken } from './csrf.js';
-import { currentRequest, sessionMiddleware } from './session.js';
+import { currentRequest, loadUpgradeUser, sessionMiddleware } from './session.js';
 import type { User } from './user.js';
 
 /** Installs auth on `fluid` (before it starts) and returns the `Auth`. */
@@ -25,6 +26,7 @@ export function installAuth<U extends User>(fluid: Fluid, options: AuthOptions<U
     }
   });
   fluid.onShutdown(() => auth.close());
+  fluid.sockets.onUpgrade((ctx) => loadUpgradeUser(auth as unknown as Auth, ctx));
   // Helpers find the request being served (or a `ctx` passed in the template data).
   const tokenOf = (options: unknown): string => {
     const ctx = requestOf(options) ?? currentRequest.getStore();

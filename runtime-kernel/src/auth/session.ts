@@ -110,3 +110,17 @@ export async function currentUser(ctx: FluidContext): Promise<User | undefined> 
   ctx.state.user = user ?? null;
   return user;
 }
+
+/**
+ * Puts the signed-in user of a websocket upgrade request on `ctx.state.user` (`null` when
+ * anonymous), from the same signed session cookie; `installAuth` runs it as an upgrade hook, so
+ * `requireUser.check` & co. work as websocket guards. Sessions are read, never written, here.
+ */
+export async function loadUpgradeUser(auth: Auth, ctx: FluidContext): Promise<void> {
+  ctx.state.user = null;
+  const id = ctx.cookies.get(auth.options.cookieName, { signed: true });
+  if (!id) return;
+  const data = await auth.cache.get<Record<string, JsonValue>>(`sess:${id}`);
+  if (!data || (typeof data._expire === 'number' && data._expire < Date.now()) || typeof data.uid !== 'string') return;
+  ctx.state.user = (await auth.users.findById(data.uid)) ?? null;
+}
