@@ -145,3 +145,10 @@ test('fw run boots and serves both additives (pages, API, static, websocket) wit
     await new Promise((r) => child.once('exit', r));
   }
 }, 60_000);
+
+test('fw node and fw tailwind pass through to the project kernel', () => {
+  expect(fw('node', 'node', '--version').stdout).toMatch(/^v\d+\.\d+\.\d+\n$/);
+  const noDashes = spawnSync(process.execPath, [FW_BIN, 'tailwind', '--minify'], { cwd: root, encoding: 'utf8' });
+  expect(noDashes.status).toBe(1);
+  expect(noDashes.stderr).toMatch(/^error: fw tailwind: put '--' before the Tailwind arguments/);
+}, 60_000);

@@ -30,6 +30,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => ({ run: (await import('../ocean/cli.js')).runOceanSearch }),
   },
   { words: ['ocean', 'install'], summary: 'install Additives from the registry and register them', load: () => import('./ocean-install.js') },
+  { words: ['tailwind'], summary: 'run the Tailwind CLI: fw tailwind -- <args>', load: async () => ({ run: (await import('./passthrough.js')).runTailwind }) },
+  { words: ['node'], summary: "run a Node/npm command with the frontend's Node: fw node <cmd...>", load: async () => ({ run: (await import('./passthrough.js')).runNode }) },
 ];
 
 /** Usage text of `fw`. */
