@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readFile, appendFile } from 'node:fs/promises';
 import { renderTranslationModules } from '../../generators/src/i18n/index.js';
+import { applyPlanToDisk, hasConflicts, planRegeneration } from '../../generators/src/regen/index.js';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -118,7 +120,7 @@ describe('renderTranslationModules', () => {
         'fluid/i18n/pl/index.ts',
       ]),
     );
-    expect(out.has('fluid/locales/pl.po')).toBe(false); // an existing catalog is never rewritten
+    expect(out.get('fluid/locales/pl.po')).toBe(PL); // an existing catalog is rendered as it is
     expect(out.get('fluid/locales/en.po')).toContain('msgctxt "door"\nmsgid "Open"\nmsgstr ""');
     const types = out.get('fluid/i18n/i18n-types.ts')!;
     expect(types).toContain('helloName: (arg: { name: string }) => LocalizedString');
@@ -171,5 +173,35 @@ LL.fileCount({ count: 3 });
     await expect(
       renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en'] }, files: new Map([['fluid/locales/messages.pot', pot]]), projectName: 'gen' }),
     ).rejects.toThrow(/plural message "%\(name\)s has %\(num\)d file" \(en\): a plural form may use only the count/);
+  });
+
+  it('regeneration through the engine: a new locale lands, hand edits and translated catalogs stay', async () => {
+    const root = project(FILES);
+    const generate = async (locales: string[]) => {
+      const files = new Map<string, string>();
+      for (const rel of ['fluid/locales/messages.pot', ...locales.map((l) => `fluid/locales/${l}.po`)]) {
+        const text = await readFile(path.join(root, rel), 'utf8').catch(() => undefined);
+        if (text !== undefined) files.set(rel, text);
+      }
+      const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: locales }, files, projectName: 'gen' });
+      const plan = await planRegeneration({ projectRoot: root, rendered: new Map([...out].map(([k, v]) => [k, Buffer.from(v)])), generatorId: 'i18n' });
+      expect(hasConflicts(plan)).toBe(false);
+      await applyPlanToDisk(plan, { generatorVersion: 'test' });
+      return plan;
+    };
+    await generate(['en', 'pl']);
+    await appendFile(path.join(root, 'fluid/i18n/formatters.ts'), '// my formatter notes\n');
+    const enPo = path.join(root, 'fluid/locales/en.po');
+    const translated = (await readFile(enPo, 'utf8')).replace('msgctxt "door"\nmsgid "Open"\nmsgstr ""', 'msgctxt "door"\nmsgid "Open"\nmsgstr "Open the door"');
+    writeFileSync(enPo, translated);
+
+    await generate(['en', 'pl', 'ru']);
+    expect(await readFile(path.join(root, 'fluid/i18n/ru/index.ts'), 'utf8')).toContain('satisfies Translation');
+    expect(await readFile(path.join(root, 'fluid/locales/ru.po'), 'utf8')).toContain('msgstr[2] ""');
+    expect(await readFile(path.join(root, 'fluid/i18n/formatters.ts'), 'utf8')).toContain('// my formatter notes');
+    expect(await readFile(enPo, 'utf8')).toBe(translated);
+    expect(await readFile(path.join(root, 'fluid/i18n/en/index.ts'), 'utf8')).toContain("open: 'Open the door'");
+    writeFileSync(path.join(root, 'main.ts'), GOOD.replace("pl.door.open(), en.door.open()", "pl.door.open(), en.door.open().replace(' the door', '')"));
+    expect((await tsc(root)).output).toBe('');
   });
 });

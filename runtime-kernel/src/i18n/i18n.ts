@@ -186,8 +186,8 @@ export class I18n {
         }
       }
       const plural = catalogs[0]?.plural ?? localePluralRule(locale);
-      const made: LocaleState = { catalogs, plural, merged: undefined as unknown as MergedTranslations };
-      made.merged = new MergedTranslations(locale, () => this.#layers(locale, made), () => this.#store?.ready(locale) ?? Promise.resolve());
+      const merged = new MergedTranslations(locale, () => this.#layers(locale, made), () => this.#store?.ready(locale) ?? Promise.resolve());
+      const made: LocaleState = { catalogs, plural, merged };
       state = made;
       this.#states.set(locale, state);
     }
