@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuthGuards, AuthGuardsError, GUARDS_PATH } from '../../generators/src/auth/index.js';
+import { formatFile } from '../../generators/src/engine/format.js';
 import type { Guard } from '@fw/kernel';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
@@ -74,6 +75,15 @@ describe('renderAuthGuards', () => {
     expect(text).toContain("export const requireEditor: Guard = requireRole('editor');");
     expect(text).toContain("export const requirePostsWritePermission: Guard = requirePermission('posts:write');");
     expect(text).toContain("export const ROLES = ['editor', 'content-manager'] as const;");
+  });
+
+  it('is prettier-stable (the engine formats it to the same bytes, so regeneration shows no churn)', async () => {
+    for (const config of [CONFIG, { roles: [], permissions: [] }]) {
+      const text = renderAuthGuards(config).get(GUARDS_PATH)!;
+      const dir = mkdtempSync(join(tmpdir(), 'fw-guards-fmt-'));
+      dirs.push(dir);
+      expect((await formatFile(GUARDS_PATH, Buffer.from(text), dir)).toString()).toBe(text);
+    }
   });
 
   it('type-checks against the kernel sources, and a wrong role name is a type error', async () => {
