@@ -86,9 +86,10 @@ rmSync(dirname(bootScript), { recursive: true, force: true });
 
 // Catch-all throughput against koa-static alone.
 const root = project(1);
-const fluid = new Fluid({ root, env: {}, logger: createLogger('error') });
+const fluid = new Fluid({ root, env: {}, logger: createLogger('silent') });
 const fwServer = await fluid.listen(0, '127.0.0.1');
 const koa = new Koa();
+koa.silent = true;
 koa.use(serve(join(root, 'fluid/frontend/public')));
 const bare: Server = createServer(koa.callback()).listen(0, '127.0.0.1');
 await new Promise((r) => bare.once('listening', r));
@@ -108,7 +109,6 @@ const fwRps = (fw[0]! + fw2[1]!) / 2;
 const bareRps = (fw[1]! + fw2[0]!) / 2;
 await fluid.close();
 await new Promise((r) => bare.close(r));
-rmSync(root, { recursive: true, force: true });
 
 console.log(`Boot to first response (production, build present), median of ${boots} fresh processes`);
 console.log('| App | ms | vs htmx app |');
@@ -120,3 +120,5 @@ console.log('| Server | req/s | vs koa-static |');
 console.log('|---|---:|---:|');
 console.log(`| koa-static alone | ${bareRps.toFixed(0)} | 1.00x |`);
 console.log(`| fw catch-all (full app stack, vite_ns cookie) | ${fwRps.toFixed(0)} | ${(fwRps / bareRps).toFixed(2)}x |`);
+await new Promise((r) => setTimeout(r, 1000)); // let streams cut off by autocannon's last requests settle
+rmSync(root, { recursive: true, force: true });

@@ -36,12 +36,24 @@ export async function contained(root: string, ...parts: string[]): Promise<strin
   const candidate = resolve(base, ...parts);
   if (!inside(base, candidate)) return undefined;
   try {
-    const [realBase, realFile] = await Promise.all([realpath(base), realpath(candidate)]);
+    const [realBase, realFile] = await Promise.all([realRoot(base), realpath(candidate)]);
     if (!inside(realBase, realFile)) return undefined;
     return (await stat(realFile)).isFile() ? candidate : undefined;
   } catch {
     return undefined;
   }
+}
+
+// A root's real path, resolved once per root (roots are the project's own folders).
+const realRoots = new Map<string, Promise<string>>();
+function realRoot(base: string): Promise<string> {
+  let real = realRoots.get(base);
+  if (!real) {
+    real = realpath(base);
+    real.catch(() => realRoots.delete(base));
+    realRoots.set(base, real);
+  }
+  return real;
 }
 
 function inside(base: string, path: string): boolean {
