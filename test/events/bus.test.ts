@@ -2,6 +2,7 @@
  * The Redis bus between two `Events` (each its own node id and connections) on a real
  * redis-server: fan-out, own messages skipped, JSON-only payloads, outage and recovery.
  */
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Events, FrameworkException, RedisBus } from '@fw/kernel';
 import { memoryLogger } from '../kernel/helpers.js';
@@ -85,6 +86,32 @@ describe('Redis bus', () => {
         { timeout: 10_000 },
       )
       .toBe(true);
+  });
+
+  it('opens no Redis connection for an app without events; the first event registered after start joins', async () => {
+    const r = await redis();
+    const a = await node(r.url);
+    const logger = memoryLogger();
+    const late = new Events({ logger, queueSize: 10, bus: new RedisBus({ url: r.url, key: 'EVENTS_REDIS_URL', channel: 'fw:events:test', logger }) });
+    closers.push(() => late.close());
+    await late.start();
+    const inspect = new Redis(r.url);
+    closers.push(async () => void inspect.disconnect());
+    const count = async () => ((await inspect.client('LIST')) as string).trim().split('\n').length;
+    expect(await count()).toBe(3); // a's two connections and the inspector
+    const got: unknown[] = [];
+    late.event('news', (p) => void got.push(p));
+    await expect.poll(count).toBe(5);
+    await expect
+      .poll(async () => {
+        a.events.trigger('news', 'hi');
+        await settle(50);
+        return got.includes('hi');
+      })
+      .toBe(true);
+    late.trigger('news', 'back');
+    await expect.poll(() => a.got.includes('back')).toBe(true);
+    expect(logger.lines.filter((l) => l.startsWith('error'))).toEqual([]);
   });
 
   it('names the key of a bad Redis URL', () => {

@@ -50,6 +50,8 @@ export class RedisBus {
   readonly #startTimeoutMs: number;
   #down = false;
   #closed = false;
+  #started: Promise<void> | undefined;
+  #ready = false;
 
   constructor(options: RedisBusOptions) {
     const url = redisUrl(options.url, options.key);
@@ -77,7 +79,19 @@ export class RedisBus {
    * Subscribes and feeds other processes' events to `onMessage`. Waits at most
    * `startTimeoutMs` for Redis; past that the app starts anyway and the bus joins when Redis does.
    */
-  async start(onMessage: RemoteEventHandler): Promise<void> {
+  start(onMessage: RemoteEventHandler): Promise<void> {
+    this.#started ??= this.#doStart(onMessage).finally(() => {
+      this.#ready = true;
+    });
+    return this.#started;
+  }
+
+  /** True once `start()` was called. */
+  get started(): boolean {
+    return this.#started !== undefined;
+  }
+
+  async #doStart(onMessage: RemoteEventHandler): Promise<void> {
     this.#sub.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;
       let wire: Wire;
@@ -102,10 +116,19 @@ export class RedisBus {
     if (outcome !== 'ready') this.#failed(new Error(`no answer from Redis within ${this.#startTimeoutMs} ms`));
   }
 
-  /** Publishes an event (`payloadJson` is its payload, already JSON). Failures are logged once per outage. */
+  /**
+   * Publishes an event (`payloadJson` is its payload, already JSON); while `start()` is still
+   * connecting it waits for it. Failures are logged once per outage.
+   */
   publish(event: string, payloadJson: string): void {
     if (this.#closed) return;
     const text = `{"n":${JSON.stringify(this.nodeId)},"e":${JSON.stringify(event)},"p":${payloadJson}}`;
+    if (!this.#ready && this.#started) void this.#started.then(() => this.#send(text));
+    else this.#send(text);
+  }
+
+  #send(text: string): void {
+    if (this.#closed) return;
     this.#pub.publish(this.channel, text).then(
       () => this.#recovered(),
       (error: unknown) => this.#failed(error),

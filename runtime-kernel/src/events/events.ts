@@ -179,7 +179,12 @@ export class Events {
     if (this.#state === 'closed') throw new FrameworkException('events.start(): the events are closed');
     for (const { event, fn } of this.#pending.splice(0)) this.#wire(event, fn);
     this.#state = 'started';
-    await this.bus?.start((event, payload) => this.#fromBus(event, payload));
+    // An app without events opens no Redis connections; the first event registered later joins.
+    if (this.#events.size > 0) await this.#joinBus();
+  }
+
+  #joinBus(): Promise<void> {
+    return this.bus?.start((event, payload) => this.#fromBus(event, payload)) ?? Promise.resolve();
   }
 
   #fromBus(event: string, payload: unknown): void {
@@ -204,6 +209,7 @@ export class Events {
     if (!set) {
       set = new Set();
       this.#events.set(event, set);
+      if (this.#state === 'started' && this.bus && !this.bus.started) void this.#joinBus();
     }
     if (listener) set.add(listener);
   }
