@@ -97,8 +97,7 @@ describe('error bodies', () => {
 
 describe('sign-in redirect', () => {
   it('anonymous HTML GETs go to signInUrl with a safe ?redirect=', async () => {
-    const { fluid: app, auth } = authApp();
-    (auth.options as { signInUrl?: string }).signInUrl = '/signin';
+    const { fluid: app } = authApp({}, undefined, { signInUrl: '/signin' });
     app.app.get('secret', '/secret', requireUser, () => 'secret');
     const c = await client(app);
     try {

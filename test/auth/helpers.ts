@@ -1,5 +1,5 @@
 /** Shared helpers for the auth tests: an app with users in every state and a cookie-keeping client. */
-import { Fluid, installAuth, signIn, type Auth, type User, type UserService } from '@fw/kernel';
+import { Fluid, installAuth, signIn, type Auth, type AuthOptions, type User, type UserService } from '@fw/kernel';
 import { makeProject, memoryLogger, start, type ProjectSpec } from '../kernel/helpers.js';
 
 /** A test user. */
@@ -41,10 +41,14 @@ export function testUsers(): UserService<TestUser> & { lookups: number } {
 }
 
 /** An app with auth installed and a `GET /login/:id` route that signs the user in. */
-export function authApp(spec: ProjectSpec = {}, root?: string): { fluid: Fluid; auth: Auth<TestUser>; root: string } {
+export function authApp(
+  spec: ProjectSpec = {},
+  root?: string,
+  options: Partial<AuthOptions<TestUser>> = {},
+): { fluid: Fluid; auth: Auth<TestUser>; root: string } {
   const dir = root ?? makeProject({ ...spec, config: { CACHE_TYPE: 'memory', ...spec.config } });
   const fluid = new Fluid({ root: dir, env: {}, logger: memoryLogger() });
-  const auth = installAuth(fluid, { users: testUsers() });
+  const auth = installAuth(fluid, { users: testUsers(), ...options });
   fluid.app.get('login', '/login/:id', async (ctx) => {
     const user = await auth.users.findById(ctx.params.id!);
     if (!user) return { error: 'no such user' };

@@ -99,7 +99,7 @@ export class Auth<U extends User = User> {
 
 /** The auth installed on the request's app; a clear error when `installAuth` was not called. */
 export function authOf(ctxOrFluid: FluidContext | Fluid): Auth {
-  const fluid = 'fluid' in ctxOrFluid && !('koa' in ctxOrFluid) ? ctxOrFluid.fluid : (ctxOrFluid as Fluid);
+  const fluid = 'koa' in ctxOrFluid ? ctxOrFluid : ctxOrFluid.fluid; // a Fluid has `koa`, a context has `fluid`
   const auth = registry.get(fluid);
   if (!auth) throw new FrameworkException('auth is not installed: call installAuth(fluid, { users }) in fluid/app.ts');
   return auth;
