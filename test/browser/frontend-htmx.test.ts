@@ -1,17 +1,17 @@
 /// <reference lib="dom" />
 /** In a real browser: an htmx page swaps content on a click, an Alpine counter counts. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import type { Fluid } from '@fw/kernel';
-import { launchChromium } from '../support/chromium.js';
+import { launchBrowser } from '../support/browser.js';
 import { cleanupProjects, makeFluid, start } from '../kernel/helpers.js';
 
-let browser: Browser;
+let browser: BrowserContext;
 let fluid: Fluid;
 let base: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await launchBrowser();
   fluid = makeFluid({
     config: { APP_FRONTEND: { type: 'htmx', alpine: true } },
     files: {

@@ -7,17 +7,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { Fluid } from '@fw/kernel';
-import { launchChromium } from '../support/chromium.js';
+import { launchBrowser } from '../support/browser.js';
 import { memoryLogger, start } from '../kernel/helpers.js';
 import { cleanupViteProjects, viteProject } from '../frontend/helpers.js';
 
-let browser: Browser;
+let browser: BrowserContext;
 const fluids: Fluid[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -58,7 +58,8 @@ describe('production', () => {
   });
 
   it('a public asset the code refers to as /icons.svg loads through the catch-all with the cookie', async () => {
-    const context = await browser.newContext();
+    const context = browser;
+    await context.clearCookies();
     const page = await context.newPage();
     const before = await page.goto(`${base}/icons.svg`);
     expect(before?.status()).toBe(404); // no cookie yet: the catch-all does not look
@@ -72,7 +73,7 @@ describe('production', () => {
     expect(fetched.status).toBe(200);
     expect(fetched.type).toMatch(/image\/svg\+xml/);
     expect(fetched.body).toBe(readFileSync(path.join(root, 'fluid/frontend/public/icons.svg'), 'utf8'));
-    await context.close();
+    await page.close();
   });
 });
 
