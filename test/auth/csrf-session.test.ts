@@ -102,6 +102,25 @@ describe('CSRF', () => {
     expect((await post(c, { 'X-CSRF-Token': token, Referer: `${base}/form` })).status).toBe(200);
   });
 
+  it('a default port in Host matches an Origin without it', async () => {
+    const c = new Client(base);
+    const token = await tokenOf(c);
+    const { request } = await import('node:http');
+    const port = new URL(base).port;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: '/submit', method: 'POST', headers: { Host: 'localhost:80', Origin: 'http://localhost', 'X-CSRF-Token': token, Cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), Accept: 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+  });
+
   it('X-Forwarded-Proto from an untrusted peer does not change the request origin', async () => {
     const c = new Client(base);
     const token = await tokenOf(c);

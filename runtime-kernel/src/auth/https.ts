@@ -19,7 +19,12 @@ export function isHttps(ctx: FluidContext, config: ProxyConfig): boolean {
   return proto === 'https';
 }
 
-/** The origin the client addressed: `http(s)://<Host header>`. */
+/** The origin the client addressed: `http(s)://<Host header>`, normalised (`:80`/`:443` dropped). */
 export function requestOrigin(ctx: FluidContext, config: ProxyConfig): string {
-  return `${isHttps(ctx, config) ? 'https' : 'http'}://${ctx.get('Host').toLowerCase()}`;
+  const raw = `${isHttps(ctx, config) ? 'https' : 'http'}://${ctx.get('Host').toLowerCase()}`;
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return raw; // a malformed Host matches no Origin a browser sends
+  }
 }
