@@ -310,7 +310,49 @@ describe('fw migrate (argv and init through the record)', () => {
   });
 });
 
-describe('fw ocean install (argv)', () => {
+describe('the record in git', () => {
+  test('committed, then cloned elsewhere with core.autocrlf=true: fw generate writes nothing; an executable bit you set is kept', async () => {
+    const root = await newProject();
+    await fw(root, 'create', 'additive', 'blog');
+    const git = (cwd: string, ...args: string[]) => {
+      const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+      if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    await writeFile(path.join(root, 'additives/blog/tool.sh'), '#!/bin/sh\necho mine\n', { mode: 0o755 });
+    spawnSync('chmod', ['+x', path.join(root, 'additives/blog/api.ts')]);
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'app');
+    const clone = path.join(path.dirname(root), 'elsewhere');
+    git(path.dirname(root), '-c', 'core.autocrlf=true', 'clone', '-q', '--config', 'core.autocrlf=true', root, clone);
+    expect(await read(clone, 'fluid/app.ts')).toContain('\r\n');
+    const before = await snapshot(clone);
+    const ran = await fw(clone, 'generate');
+    expect(ran.code).toBe(0);
+    expect(ran.out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    expect(await snapshot(clone)).toEqual(before);
+    expect((before.get('additives/blog/api.ts')!.mode & 0o111) !== 0).toBe(true);
+  });
+});
+
+describe('fw ocean install (argv and register)', () => {
+  test('register: the package import and fw.json entry; fw generate then generates nothing for it', async () => {
+    const root = await newProject();
+    const { registerInstalled } = await import('../../generators/src/commands/ocean-install.js');
+    await registerInstalled(root, [
+      { id: 'blog', package: '@fw/additive-blog', version: '1.1.0', spec: '@fw/additive-blog@1.1.0', directory: path.join(root, 'node_modules/@fw/additive-blog') },
+    ]);
+    const app = await read(root, 'fluid/app.ts');
+    expect(app).toContain("import blog from '@fw/additive-blog';");
+    expect(app).toContain('fluid.additive(blog);');
+    expect(JSON.parse(await read(root, 'fw.json')).additives).toEqual(['blog']);
+    const before = await snapshot(root);
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    expect(await snapshot(root)).toEqual(before);
+    expect(await exists(path.join(root, 'additives/blog'))).toBe(false);
+  });
+
   test('--help prints the usage; outside a project it fails naming the folder', async () => {
     const root = await newProject();
     expect((await fw(root, 'ocean', 'install', '--help')).out).toContain('Usage: fw ocean install');

@@ -11,7 +11,6 @@ import { formatPlan } from '../engine/print.js';
 import { createPlop } from '../plop/index.js';
 import { PROJECT_GENERATOR, registerProjectGenerator, type ProjectPromptAnswers, type ProjectQuestion } from '../plop/project.js';
 import { PROJECT_GENERATOR_ID } from '../project/generators.js';
-import { renderConfigFile, renderProject } from '../project/render.js';
 import { defaultSpecs, type DependencySpecs } from '../project/specs.js';
 
 /** Usage text of `create-fw-app` / `fw create project`. */
@@ -166,6 +165,7 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
   if (frontend.type === 'vite') refuseVite();
 
   // The same composed render as `fw generate`, so a generate right after writes nothing.
+  const { renderConfigFile, renderProject } = await import('../project/render.js');
   const configText = await renderConfigFile(name, frontend);
   const config = parseProjectConfig(JSON.parse(configText), 'fw.json');
   const tree = await renderProject({ config, specs: dependencySpecs(root, options.kernel) });

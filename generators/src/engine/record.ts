@@ -95,11 +95,26 @@ export async function readRecord(projectRoot: string): Promise<GenerationRecord 
   return record as GenerationRecord;
 }
 
-/** The exact bytes last written for an entry, from the content store. */
+/**
+ * `.fw/.gitattributes`: git must check the store out byte for byte (no `core.autocrlf`
+ * conversion), or the blobs would no longer hash to their names on another machine.
+ */
+export const GITATTRIBUTES_FILE = '.fw/.gitattributes';
+const GITATTRIBUTES = '# Written by fw: the content store must keep its exact bytes in every checkout.\nstore/** -text -diff\n';
+
+/**
+ * The exact bytes last written for an entry, from the content store. A blob checked out with
+ * CRLF line endings by git (`core.autocrlf`, in a clone made before `.fw/.gitattributes` existed)
+ * is read back as the LF bytes it was, when those hash to its name.
+ */
 export async function readStored(projectRoot: string, hash: string): Promise<Buffer> {
   const content = await readFile(path.join(projectRoot, STORE_DIR, hash));
-  if (sha256(content) !== hash) throw new RecordError(`${STORE_DIR}/${hash} is corrupt: its bytes do not hash to its name`);
-  return content;
+  if (sha256(content) === hash) return content;
+  if (content.includes('\r\n')) {
+    const lf = Buffer.from(content.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
+    if (sha256(lf) === hash) return lf;
+  }
+  throw new RecordError(`${STORE_DIR}/${hash} is corrupt: its bytes do not hash to its name`);
 }
 
 /** A file just written, as the record needs it. */
@@ -145,6 +160,8 @@ export async function updateRecord(
   }
   for (const file of deleted) delete record.files[file];
   await writeFileAtomic(path.join(projectRoot, RECORD_FILE), Buffer.from(serializeRecord(record)), 0o644, RECORD_FILE);
+  const attributes = path.join(projectRoot, GITATTRIBUTES_FILE);
+  if (!(await exists(attributes))) await writeFileAtomic(attributes, Buffer.from(GITATTRIBUTES), 0o644, GITATTRIBUTES_FILE);
   await pruneStore(projectRoot, record);
   return record;
 }
