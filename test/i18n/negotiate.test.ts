@@ -60,7 +60,7 @@ describe('negotiation table (HTTP)', () => {
     expect(await res.json()).toEqual({ locale: 'pl', hello: 'Cześć, Ada!' });
   });
 
-  it('1,000 requests with unsupported ?lang= values load no catalog beyond the supported locales', async () => {
+  it('50 requests with distinct unsupported ?lang= values all map onto the default locale\'s translations', async () => {
     for (let i = 0; i < 50; i++) expect(await locale(`?lang=x${i}-YY`)).toBe('en');
     // one MergedTranslations per supported locale: unknown locales map onto the default's
     expect(fluid.i18n.translations('x1-YY')).toBe(fluid.i18n.translations('en'));
