@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { listFiles, REPO, tempDir } from './helpers.js';
@@ -75,12 +76,14 @@ describe('create-fw-app binary', () => {
     expect(missing.stderr).toContain('missing <dir>');
   });
 
-  test('--surface vite says it arrives with the frontend issue and writes nothing', async () => {
+  test('--surface vite --framework react writes the Vite workspace and the root wiring', async () => {
     const cwd = await tempDir();
     const ran = await runBin(CREATE_BIN, ['v', '--surface', 'vite', '--framework', 'react', '--yes'], cwd);
-    expect(ran.code).toBe(1);
-    expect(ran.stderr).toContain('generation arrives with the frontend issue');
-    expect(await listFiles(cwd)).toEqual([]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const files = await listFiles(path.join(cwd, 'v'));
+    expect(files).toContain('vite.config.js');
+    expect(files).toContain('fluid/frontend/package.json');
+    expect(JSON.parse(await readFile(path.join(cwd, 'v/package.json'), 'utf8')).workspaces).toEqual(['fluid/frontend']);
   });
 });
 

@@ -55,6 +55,26 @@ describe('fw generate', () => {
     expect(await snapshot(root)).toEqual(before);
   });
 
+  test('switching the surface from htmx to vite/react adds the workspace and the wiring, keeps the app edit; back to htmx removes them', async () => {
+    const root = await newProject();
+    await appendFile(path.join(root, 'fluid/app.ts'), "\nfluid.app.get('about', '/about', () => 'about me');\n");
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'vite', framework: 'react', typescript: true }));
+    const vite = await fw(root, 'generate');
+    expect(vite.code, vite.error).toBe(0);
+    expect(vite.out).toMatch(/create\s+fluid\/frontend\/package\.json/);
+    expect(vite.out).toMatch(/create\s+vite\.config\.js/);
+    expect(vite.out).toMatch(/merge\s+fluid\/app\.ts/);
+    expect(JSON.parse(await read(root, 'package.json')).workspaces).toEqual(['fluid/frontend']);
+    expect(await read(root, 'fluid/app.ts')).toContain("'/about'");
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', alpine: false }));
+    const back = await fw(root, 'generate');
+    expect(back.out).toMatch(/delete\s+vite\.config\.js/);
+    expect(await exists(path.join(root, 'fluid/frontend/package.json'))).toBe(false);
+    expect(JSON.parse(await read(root, 'package.json')).workspaces).toBeUndefined();
+    expect(await read(root, 'fluid/app.ts')).toContain("'/about'");
+  });
+
   test('overlapping edits: conflict markers, a summary, exit 1; --json says the same', async () => {
     const root = await newProject();
     await writeFile(path.join(root, 'test/home.test.ts'), (await read(root, 'test/home.test.ts')).replace("test('GET /hello returns the htmx fragment'", "test('GET /hello answers (mine)'"));

@@ -122,13 +122,6 @@ function frontendBlock(answers: ProjectPromptAnswers): FrontendConfig {
   return value;
 }
 
-function refuseVite(): never {
-  throw new CliError(
-    'vite surfaces are accepted by the config schema, but their generation arrives with the frontend issue; ' +
-      'nothing was written. Use --surface htmx or --surface none for now.',
-  );
-}
-
 /**
  * Creates a project: resolves the answers (flags, then --yes defaults, then prompts on a TTY;
  * without a TTY missing answers are an error naming the flags), renders `blueprints/project`
@@ -152,7 +145,6 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
   }
   // Fail on flags that cannot work before asking anything (and before loading node-plop).
   if (known.surface !== undefined && missing.length === 0) frontendBlock(known);
-  if (known.surface === 'vite') refuseVite();
 
   let asked: ProjectPromptAnswers = {};
   if (missing.length > 0) {
@@ -162,7 +154,6 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
   }
   const answers: ProjectPromptAnswers = { ...known, ...asked };
   const frontend = frontendBlock(answers);
-  if (frontend.type === 'vite') refuseVite();
 
   // The same composed render as `fw generate`, so a generate right after writes nothing.
   const { renderConfigFile, renderProject } = await import('../project/render.js');

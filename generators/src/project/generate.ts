@@ -54,6 +54,22 @@ export interface GeneratePlan {
   seeds: WriteEntry[];
 }
 
+/** The `frontend` block of each Additive's `manifest.json` on disk (absent or unreadable: left out, i.e. no surface). */
+async function readManifests(root: string, names: readonly string[]): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  await Promise.all(
+    names.map(async (name) => {
+      try {
+        const json = JSON.parse(await readFile(path.join(root, 'additives', name, 'manifest.json'), 'utf8')) as { frontend?: unknown };
+        if (json.frontend !== undefined) out.set(name, json.frontend);
+      } catch {
+        // no manifest yet (a new additive renders its own, with no Vite surface)
+      }
+    }),
+  );
+  return out;
+}
+
 /** The translation catalogs under `fluid/locales/` (path → text), for the i18n render. */
 async function readCatalogs(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -107,7 +123,8 @@ export async function planGenerate(options: PlanGenerateOptions): Promise<Genera
   const external = externalAdditives(appText, config.additives);
   const migrate = Object.values(record?.files ?? {}).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
-  const tree = await renderProject({ config, specs, external, migrate, ...(catalogs ? { catalogs } : {}) });
+  const manifests = await readManifests(root, config.additives.filter((n) => !external.has(n)));
+  const tree = await renderProject({ config, specs, external, migrate, manifests, ...(catalogs ? { catalogs } : {}) });
   const scope = options.scope;
   if (scope) for (const entry of tree.entries()) if (!scope(entry.generator)) tree.forget(entry.path);
   const { rendered, unrecorded } = await renderedFromTree(tree, root);

@@ -22,3 +22,6 @@ export const AUTH_GENERATOR_ID = 'auth';
 
 /** Generator id recorded for the typed translation modules `fluid/i18n/**`. */
 export const I18N_GENERATOR_ID = 'i18n';
+
+/** Generator id recorded for the Vite workspaces and the root `vite.config.js`. */
+export const FRONTEND_GENERATOR_ID = 'frontend';

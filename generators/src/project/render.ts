@@ -6,7 +6,8 @@ import { renderMigrateEnvironment } from '../migrate/render.js';
 import { packageVersion } from '../package-info.js';
 import { loadBlueprint, renderCompiled } from './blueprints.js';
 import { renderAuthGuards } from '../auth/index.js';
-import { additiveGeneratorId, AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
+import { setupFrontend } from '../frontend/setup.js';
+import { additiveGeneratorId, AUTH_GENERATOR_ID, FRONTEND_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import type { DependencySpecs } from './specs.js';
 
 /** Input of {@link renderProject}: everything the generated file set depends on. */
@@ -22,6 +23,8 @@ export interface ProjectRenderOptions {
   external?: ReadonlySet<string>;
   /** Render the Prisma environment of `fw migrate init` (the project ran it: see docs/regeneration.md). */
   migrate?: boolean;
+  /** The `frontend` block of each local Additive's `manifest.json` (by name), for the Vite wiring. */
+  manifests?: ReadonlyMap<string, unknown>;
   /**
    * The project's translation catalogs (`fluid/locales/*.po`, `messages.pot`: path → text), read by
    * the i18n render when `fw.json` sets `I18N_SUPPORTED_LOCALES`. Default: none.
@@ -69,12 +72,6 @@ export function renderMigrate(tree: FileTree, config: ProjectConfig): void {
 export async function renderProject(options: ProjectRenderOptions): Promise<FileTree> {
   const { config, specs } = options;
   const frontend = frontendOf(config);
-  if (frontend.type === 'vite') {
-    throw new CliError(
-      'fw.json: config.APP_FRONTEND.type is "vite", but Vite surfaces are not generated yet (they arrive with the frontend render); ' +
-        'nothing was written. Use "htmx" or "none" for now.',
-    );
-  }
   const tree = new FileTree();
   const project = await loadBlueprint('project');
   const data = {
@@ -92,10 +89,46 @@ export async function renderProject(options: ProjectRenderOptions): Promise<File
     if (options.external?.has(name)) continue;
     await renderAdditive(tree, name, config.name);
   }
+  renderFrontend(tree, config, frontend, options.external, options.manifests ?? new Map());
   if (options.migrate) renderMigrate(tree, config);
   renderAuth(tree, config);
   await renderI18n(tree, config, options.catalogs ?? new Map());
   return tree;
+}
+
+/**
+ * The Vite wiring (`setupFrontend` of the frontend render) when the app or a local Additive has a
+ * `vite` surface: each Vite workspace (generator `frontend`), the orchestrating root
+ * `vite.config.js` (`frontend`), and the `workspaces` of `package.json` and the ignores of
+ * `.gitignore` applied to the project blueprint's render of those two files. Without a Vite
+ * surface nothing changes.
+ */
+export function renderFrontend(
+  tree: FileTree,
+  config: ProjectConfig,
+  frontend: Record<string, unknown>,
+  external: ReadonlySet<string> | undefined,
+  manifests: ReadonlyMap<string, unknown>,
+): void {
+  const surfaces = [
+    { frontend },
+    ...config.additives.filter((n) => !external?.has(n)).map((n) => ({ additive: n, frontend: manifests.get(n) ?? { type: 'none' } })),
+  ];
+  if (!surfaces.some((s) => (s.frontend as { type?: unknown }).type === 'vite')) return;
+  const text = (file: string): string | undefined => {
+    const entry = tree.get(file);
+    return entry?.kind === 'write' ? entry.content.toString('utf8') : undefined;
+  };
+  let files: Map<string, string | Uint8Array>;
+  try {
+    files = setupFrontend({ name: config.name, surfaces, packageJson: text('package.json') ?? '{}', gitignore: text('.gitignore') });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  for (const [file, content] of files) {
+    const own = file === 'package.json' || file === '.gitignore';
+    tree.write(file, content, { generator: own ? PROJECT_GENERATOR_ID : FRONTEND_GENERATOR_ID, format: typeof content === 'string' });
+  }
 }
 
 /**
