@@ -216,6 +216,12 @@ describe('production boot', () => {
     expect((err as NodeError).message).toContain('npm run build --workspaces');
   });
 
+  it('a missing build stops the boot naming the file', async () => {
+    const fluid = makeFluid({ config: { APP_FRONTEND: { type: 'vite', framework: 'vue' }, FW_CHECK_FRONTEND: false, FW_BUILD_FRONTEND: false } });
+    open.push(fluid);
+    await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow(/fluid\/frontend\/dist\/index\.html: the frontend is not built/);
+  });
+
   it('FW_BUILD_FRONTEND and FW_CHECK_FRONTEND off run nothing', async () => {
     const fluid = prebuiltVite(
       {},

@@ -196,7 +196,10 @@ export class Frontend {
       before.push(dev.proxy);
     } else {
       await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger);
-      for (const s of viteSurfaces) mounts.push(s.#vite!.mount());
+      for (const s of viteSurfaces) {
+        mounts.push(s.#vite!.mount());
+        if (s.registerIndex) await s.#vite!.assertBuilt(); // a missing build stops the boot, not a later request
+      }
     }
     for (const s of viteSurfaces) {
       if (!s.registerIndex) continue;

@@ -35,6 +35,7 @@ export class Vite {
   readonly framework: string;
   /** The registered namespaces this surface joined (shared by the app's surfaces). */
   readonly namespaces: Set<string>;
+  #built: Promise<string> | undefined;
 
   constructor(surface: ViteSurface, namespaces: Set<string>) {
     this.namespace = `${surface.rel}/frontend`;
@@ -53,6 +54,22 @@ export class Vite {
 
   /** The index page: the workspace source (debug, rewritten for the dev server) or the build. */
   async index(options: { debug: boolean; themeHref?: string | undefined; sources?: string | undefined }): Promise<string> {
+    if (options.debug) return this.#read(options);
+    // The build does not change while the app runs: read and rewrite it once.
+    this.#built ??= this.#read(options).catch((err: unknown) => {
+      this.#built = undefined;
+      throw err;
+    });
+    return this.#built;
+  }
+
+  /** Throws `FrontendException` naming the file when the build has no index (production boot). */
+  async assertBuilt(): Promise<void> {
+    await this.index({ debug: false });
+    this.#built = undefined;
+  }
+
+  async #read(options: { debug: boolean; themeHref?: string | undefined; sources?: string | undefined }): Promise<string> {
     const file = options.debug ? join(this.workspace, 'index.html') : join(this.outDir, 'index.html');
     let html: string;
     try {
