@@ -3,7 +3,7 @@ import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { findProjectRoot } from '../project.js';
 import { createAdditive } from '../project/additive.js';
-import { formatGenerate } from '../project/generate.js';
+import { exitCodeOf, formatGenerate } from '../project/generate.js';
 import { withProjectLock } from '../project/lock.js';
 
 /** Usage text of `fw create additive`. */
@@ -43,7 +43,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     const gp = await createAdditive({ root, name, dryRun });
     io.stdout.write(formatGenerate(gp, { dryRun }));
     if (!dryRun) io.stdout.write(`Created additive "${name}" in additives/${name}/; it serves /${name}/, /api/${name}/status and /ws/${name}/echo.\n`);
-    return 0;
+    return exitCodeOf(gp);
   };
   return dryRun ? work() : withProjectLock(root, command, work);
 }
