@@ -112,6 +112,22 @@ describe('styled error pages (FW_PROCESSING on by default)', () => {
     expect(await (await fetch(`${url}/deny`, { headers: HTML })).text()).toBe('<h1>blog says 403</h1>');
   });
 
+  it('restyles every status at once through an app errors/page.html, while a per-status override still wins', async () => {
+    const f = app({
+      files: {
+        'fluid/templates/errors/page.html': '<main class="mine">{{status}} {{title}}</main>',
+        'fluid/templates/errors/405.html': 'only 405',
+      },
+    });
+    f.app.get('deny', '/deny', () => {
+      throw new HttpError(403);
+    });
+    const url = await start(f);
+    expect(await (await fetch(`${url}/missing`, { headers: HTML })).text()).toBe('<main class="mine">404 Not Found</main>');
+    expect(await (await fetch(`${url}/deny`, { headers: HTML })).text()).toBe('<main class="mine">403 Forbidden</main>');
+    expect(await (await fetch(`${url}/deny`, { method: 'POST', headers: HTML })).text()).toBe('only 405');
+  });
+
   it('is off with FW_PROCESSING false', async () => {
     const f = app({ config: { FW_PROCESSING: false } });
     const url = await start(f);
