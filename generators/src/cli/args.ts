@@ -28,3 +28,14 @@ export function negatable(command: string, name: string, yes: boolean | undefine
   if (no) return false;
   return undefined;
 }
+
+/**
+ * The one `<name>` a command takes (`fw create app <name>`, `fw create additive <name>`, ...):
+ * a missing or an extra argument is a {@link CliError} saying what the name is for (`what`).
+ */
+export function oneName(command: string, positionals: string[], what: string): string {
+  const [name, ...extra] = positionals;
+  if (name === undefined) throw new CliError(`${command}: missing <name>, ${what}. Run "${command} --help" for usage.`);
+  if (extra.length > 0) throw new CliError(`${command}: unexpected argument ${extra.join(' ')}; give one <name>.`);
+  return name;
+}

@@ -1,5 +1,4 @@
-import { parseCommandArgs } from '../cli/args.js';
-import { CliError } from '../cli/errors.js';
+import { oneName, parseCommandArgs } from '../cli/args.js';
 import type { CommandIO } from '../cli/io.js';
 import { findProjectRoot } from '../project.js';
 import { createAdditive } from '../project/additive.js';
@@ -34,9 +33,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`${help}\n`);
     return 0;
   }
-  const [name, ...extra] = positionals;
-  if (name === undefined) throw new CliError(`${command}: missing <name>, the additive to create. Run "${command} --help" for usage.`);
-  if (extra.length > 0) throw new CliError(`${command}: unexpected argument ${extra.join(' ')}; give one <name>.`);
+  const name = oneName(command, positionals, 'the additive to create');
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
   const work = async (): Promise<number> => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { validateProjectName } from '@fw/schemas';
-import { parseCommandArgs } from '../cli/args.js';
+import { oneName, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { commit } from '../engine/commit.js';
@@ -81,9 +81,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`${help}\n`);
     return 0;
   }
-  const [name, ...extra] = positionals;
-  if (name === undefined) throw new CliError(`${command}: missing <name>, the app to configure. Run "${command} --help" for usage.`);
-  if (extra.length > 0) throw new CliError(`${command}: unexpected argument ${extra.join(' ')}; give one <name>.`);
+  const name = oneName(command, positionals, 'the app to configure');
   const result = await createApp({ name, force: values.force, dryRun: values['dry-run'] }, io);
   if (values['dry-run']) {
     io.stdout.write(formatPlan(result.plan));

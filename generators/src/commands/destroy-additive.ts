@@ -1,5 +1,4 @@
-import { parseCommandArgs } from '../cli/args.js';
-import { CliError } from '../cli/errors.js';
+import { oneName, parseCommandArgs } from '../cli/args.js';
 import type { CommandIO } from '../cli/io.js';
 import { findProjectRoot } from '../project.js';
 import { destroyAdditive } from '../project/additive.js';
@@ -33,9 +32,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`${help}\n`);
     return 0;
   }
-  const [name, ...extra] = positionals;
-  if (name === undefined) throw new CliError(`${command}: missing <name>, the additive to remove. Run "${command} --help" for usage.`);
-  if (extra.length > 0) throw new CliError(`${command}: unexpected argument ${extra.join(' ')}; give one <name>.`);
+  const name = oneName(command, positionals, 'the additive to remove');
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
   const work = async (): Promise<number> => {
