@@ -5,15 +5,25 @@ import { fileURLToPath } from 'node:url';
 /** Absolute path of the create-fw-app package root (holds `blueprints/` and `package.json`). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-let version: string | undefined;
+/** The fields of create-fw-app's own package.json that the generators read. */
+export interface OwnPackageJson {
+  version?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+let own: OwnPackageJson | undefined;
+
+/** create-fw-app's own package.json (read once). */
+export function ownPackageJson(): OwnPackageJson {
+  own ??= JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as OwnPackageJson;
+  return own;
+}
 
 /** The create-fw-app version, from its package.json. */
 export function packageVersion(): string {
-  if (version === undefined) {
-    const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
-    version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  }
-  return version;
+  const version = ownPackageJson().version;
+  return typeof version === 'string' ? version : '0.0.0';
 }
 
 /**

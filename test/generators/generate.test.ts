@@ -162,6 +162,8 @@ describe('config changes that reach other renders', () => {
     expect(first.out).toMatch(/create\s+fluid\/guards\.ts/);
     expect(first.out).toMatch(/create\s+fluid\/i18n\/en\/index\.ts/);
     expect(first.out).toMatch(/seed\s+fluid\/locales\/en\.po/);
+    // The typed modules import typesafe-i18n at run time: the app depends on fw's own pin of it.
+    expect(JSON.parse(await read(root, 'package.json')).dependencies['typesafe-i18n']).toBe('5.27.1');
     const guards = await read(root, 'fluid/guards.ts');
     await writeFile(path.join(root, 'fluid/guards.ts'), guards.replace("import { requirePermission", "// my note about guards\nimport { requirePermission"));
     await editConfig(root, (c) => {
@@ -303,6 +305,10 @@ describe('fw migrate (argv and init through the record)', () => {
     const record = await readRecord(root);
     expect(record!.files['prisma/main/schema.prisma']?.generator).toBe('migrate');
     expect(record!.files['prisma.config.ts']?.generator).toBe('migrate');
+    // The generated clients need @prisma/client, and `fw migrate` runs the project's own prisma CLI.
+    const pkg = JSON.parse(await read(root, 'package.json'));
+    expect(pkg.dependencies['@prisma/client']).toBe('7.10.0');
+    expect(pkg.devDependencies.prisma).toBe('7.10.0');
     expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
 
     await appendFile(path.join(root, 'prisma/main/schema.prisma'), '\nmodel Post {\n  id Int @id\n}\n');

@@ -2,16 +2,11 @@ import { configDefaults } from '@fw/schemas';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
-import { FileTree } from '../engine/file-tree.js';
 import { findProjectRoot } from '../project.js';
+import { applyGenerate, exitCodeOf, formatGenerate, planGenerate, type GeneratePlan } from '../project/generate.js';
+import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { loadConfig } from '../project/config.js';
-import { MIGRATE_GENERATOR_ID } from '../project/generators.js';
 import { withProjectLock } from '../project/lock.js';
-import { renderMigrate } from '../project/render.js';
-import { applyPlanToDisk } from '../regen/apply.js';
-import { renderedFromTree } from '../regen/from-tree.js';
-import { planRegeneration } from '../regen/regenerate.js';
-import { hasConflicts, itemDiff, summarise } from '../regen/summary.js';
 
 /** The `fw migrate` actions, `init` first. */
 export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'reset', 'diff'] as const;
@@ -61,21 +56,25 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
 /**
  * `fw migrate init`: renders the Prisma environment of the binds in `fw.json` and merges it into
  * the project through the regeneration engine (generator `migrate`, recorded, so your models and
- * edits are kept and later `fw generate` runs keep it current).
+ * edits are kept and later `fw generate` runs keep it current). The project blueprint is part of
+ * the run because the environment adds `@prisma/client` and `prisma` to `package.json`.
  */
 async function init(root: string, io: CommandIO, dryRun: boolean): Promise<number> {
-  const { config } = await loadConfig(root);
-  const tree = new FileTree();
+  let gp: GeneratePlan;
   try {
-    renderMigrate(tree, config);
+    gp = await planGenerate({
+      root,
+      migrate: true,
+      generatorId: MIGRATE_GENERATOR_ID,
+      scope: (generator) => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID,
+    });
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
-  const { rendered } = await renderedFromTree(tree, root);
-  const plan = await planRegeneration({ projectRoot: root, rendered, generatorId: MIGRATE_GENERATOR_ID });
-  if (!dryRun) await applyPlanToDisk(plan);
-  io.stdout.write((dryRun ? plan.items.map(itemDiff).join('') : '') + summarise(plan) + (dryRun ? 'Dry run: nothing was written.\n' : ''));
-  return hasConflicts(plan) ? 1 : 0;
+  const leftovers = dryRun ? [] : await applyGenerate(gp);
+  io.stdout.write(formatGenerate(gp, { dryRun, leftovers }));
+  return exitCodeOf(gp);
 }
 
 /** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */

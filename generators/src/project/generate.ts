@@ -28,6 +28,11 @@ export interface PlanGenerateOptions {
   scope?: (generator: string) => boolean;
   /** The config to render (default: read and validated from `fw.json`). */
   config?: LoadedConfig;
+  /**
+   * Render the Prisma environment (default: when the record shows `fw migrate init` ran).
+   * `fw migrate init` sets it, so the environment and its dependencies arrive in one run.
+   */
+  migrate?: boolean;
 }
 
 /** The registration edit of `fluid/app.ts` a run makes after the merge. */
@@ -121,7 +126,7 @@ export async function planGenerate(options: PlanGenerateOptions): Promise<Genera
   ]);
   const { config } = loaded;
   const external = externalAdditives(appText, config.additives);
-  const migrate = Object.values(record?.files ?? {}).some((e) => e.generator === MIGRATE_GENERATOR_ID);
+  const migrate = options.migrate ?? Object.values(record?.files ?? {}).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
   const manifests = await readManifests(root, config.additives.filter((n) => !external.has(n)));
   const tree = await renderProject({ config, specs, external, migrate, manifests, ...(catalogs ? { catalogs } : {}) });

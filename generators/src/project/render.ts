@@ -3,7 +3,7 @@ import { CliError } from '../cli/errors.js';
 import { identifierFor } from '../codemods/names.js';
 import { FileTree } from '../engine/file-tree.js';
 import { renderMigrateEnvironment } from '../migrate/render.js';
-import { packageVersion } from '../package-info.js';
+import { ownPackageJson, packageVersion } from '../package-info.js';
 import { loadBlueprint, renderCompiled } from './blueprints.js';
 import { renderAuthGuards } from '../auth/index.js';
 import { setupFrontend } from '../frontend/setup.js';
@@ -90,10 +90,44 @@ export async function renderProject(options: ProjectRenderOptions): Promise<File
     await renderAdditive(tree, name, config.name);
   }
   renderFrontend(tree, config, frontend, options.external, options.manifests ?? new Map());
-  if (options.migrate) renderMigrate(tree, config);
+  if (options.migrate) {
+    renderMigrate(tree, config);
+    // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
+    addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
+  }
   renderAuth(tree, config);
-  await renderI18n(tree, config, options.catalogs ?? new Map());
+  if (await renderI18n(tree, config, options.catalogs ?? new Map())) {
+    // The typed translation modules import typesafe-i18n at run time.
+    addDependencies(tree, { dependencies: ['typesafe-i18n'] });
+  }
   return tree;
+}
+
+/**
+ * Adds packages to the rendered `package.json`, each at the exact version fw itself is built and
+ * tested with (read from create-fw-app's own package.json), so a generated app never drifts from
+ * what fw generates code for. A package fw does not pin is a programming error.
+ */
+export function addDependencies(tree: FileTree, add: { dependencies?: string[]; devDependencies?: string[] }): void {
+  const entry = tree.get('package.json');
+  if (entry?.kind !== 'write') return;
+  const pkg = JSON.parse(entry.content.toString('utf8')) as Record<string, unknown>;
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const names = add[field];
+    if (!names?.length) continue;
+    const current = (pkg[field] ?? {}) as Record<string, string>;
+    for (const name of names) current[name] = fwPin(name);
+    pkg[field] = Object.fromEntries(Object.entries(current).sort(([a], [b]) => a.localeCompare(b)));
+  }
+  tree.write('package.json', `${JSON.stringify(pkg, null, 2)}\n`, { generator: PROJECT_GENERATOR_ID });
+}
+
+/** The exact version of `name` in create-fw-app's own package.json. */
+function fwPin(name: string): string {
+  const own = ownPackageJson();
+  const version = own.dependencies?.[name] ?? own.devDependencies?.[name];
+  if (version === undefined) throw new Error(`create-fw-app pins no version of ${name}; add it to its package.json`);
+  return version;
 }
 
 /**
@@ -154,9 +188,9 @@ export function renderAuth(tree: FileTree, config: ProjectConfig): void {
  * `fluid/locales/<locale>.po` for a new locale is a seed: written once when missing, never
  * recorded (the catalog is yours to translate, and the render only produces it while it is absent).
  */
-export async function renderI18n(tree: FileTree, config: ProjectConfig, catalogs: ReadonlyMap<string, string>): Promise<void> {
+export async function renderI18n(tree: FileTree, config: ProjectConfig, catalogs: ReadonlyMap<string, string>): Promise<boolean> {
   const supported = config.config.I18N_SUPPORTED_LOCALES;
-  if (supported === undefined) return;
+  if (supported === undefined) return false;
   const defaults = configDefaults();
   const { renderTranslationModules } = await import('../i18n/index.js');
   let files: Map<string, string>;
@@ -176,6 +210,7 @@ export async function renderI18n(tree: FileTree, config: ProjectConfig, catalogs
     const seed = file.startsWith('fluid/locales/');
     tree.write(file, content, { generator: I18N_GENERATOR_ID, ...(seed ? { record: false, format: false } : {}) });
   }
+  return true;
 }
 
 /** The `fw.json` text of a new project (written once by `create project`, then yours). */
