@@ -79,6 +79,9 @@ export async function renderProject(options: ProjectRenderOptions): Promise<File
     frontend,
     htmx: frontend.type === 'htmx',
     alpine: frontend.type === 'htmx' && frontend.alpine === true,
+    // A Vite surface with register_index serves its built index at `/` (the kernel's
+    // `frontend.index` route), so the app registers no template home page of its own.
+    viteIndex: frontend.type === 'vite' && frontend.register_index !== false,
     kernelSpec: specs.kernelSpec,
     cliSpec: specs.cliSpec,
     version: packageVersion(),
@@ -217,7 +220,7 @@ export async function renderI18n(tree: FileTree, config: ProjectConfig, catalogs
 export async function renderConfigFile(name: string, frontend: Record<string, unknown>): Promise<string> {
   const project = await loadBlueprint('project');
   const tree = new FileTree();
-  renderCompiled(project, { name, frontend, htmx: false, alpine: false, kernelSpec: '', cliSpec: '', version: '' }, tree, PROJECT_GENERATOR_ID);
+  renderCompiled(project, { name, frontend, htmx: false, alpine: false, viteIndex: false, kernelSpec: '', cliSpec: '', version: '' }, tree, PROJECT_GENERATOR_ID);
   const entry = tree.get('fw.json');
   if (!entry || entry.kind !== 'write') throw new Error('blueprints/project has no fw.json.hbs');
   return entry.content.toString('utf8');
