@@ -3,14 +3,14 @@
  * run its own tests, boot it with `fw run` and shut it down with SIGTERM. Needs `npm run build`
  * first (`npm test` does it).
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort, sh } from '../support/process.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const CREATE_BIN = path.join(REPO, 'generators/dist/bin/create-fw-app.js');
@@ -19,25 +19,6 @@ const REQUIRED_BUILDS = [CREATE_BIN, path.join(REPO, 'generators/dist/bin/fw.js'
 let work = '';
 let root = '';
 
-function sh(command: string, args: string[], cwd: string, timeout = 180_000): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: '1' } });
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}, ${result.signal ?? 'no signal'}):\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const missing = REQUIRED_BUILDS.filter((file) => !existsSync(file));

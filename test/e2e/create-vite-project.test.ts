@@ -4,27 +4,19 @@
  * `tsc` must leave it to `npm run check`), and the app's own test, which boots it in production:
  * the frontend is checked and built at boot and `/` serves the built index. Needs `npm run build`.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { sh } from '../support/process.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const CREATE_BIN = path.join(REPO, 'generators/dist/bin/create-fw-app.js');
 
 let work = '';
 let root = '';
-
-function sh(command: string, args: string[], cwd: string, timeout = 180_000): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: '1' } });
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
 
 beforeAll(() => {
   for (const file of [CREATE_BIN, path.join(REPO, 'runtime-kernel/dist/index.js')]) {

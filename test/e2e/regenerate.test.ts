@@ -7,11 +7,11 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort, sh } from '../support/process.js';
 import WebSocket from 'ws';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,27 +23,7 @@ let work = '';
 let root = '';
 let generated: SpawnSyncReturns<string>;
 
-function sh(command: string, args: string[], cwd: string, timeout = 180_000, ok = [0]): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: '1' } });
-  if (!ok.includes(result.status ?? -1)) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}, ${result.signal ?? 'no signal'}):\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
-
 const fw = (...args: string[]): SpawnSyncReturns<string> => sh(process.execPath, [FW_BIN, ...args], root, 60_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function edit(file: string, from: string, to: string): Promise<void> {
   const abs = path.join(root, file);

@@ -9,7 +9,10 @@
  * A missing `redis-server` binary is an error, never a skip.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './process.js';
+
+export { freePort };
 
 /** A running test Redis. */
 export interface TestRedis {
@@ -24,20 +27,6 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Start `redis-server` on `port` (default: a free one) and wait until it answers PING. */
 export async function startRedis(options: { port?: number; timeoutMs?: number } = {}): Promise<TestRedis> {

@@ -3,7 +3,7 @@
  * path survives; everything else becomes `/`.
  */
 
-const PLACEHOLDER = 'http://fw.invalid';
+const PROBE_ORIGIN = 'http://fw.invalid';
 const MAX_LENGTH = 2048;
 // Backslash, C0 controls (tab, CR, LF, NUL, ...), DEL and the C1 range: browsers strip or
 // reinterpret these, which is how `/\evil.com` and `/\t/evil.com` become `//evil.com`.
@@ -23,11 +23,11 @@ export function safeRedirect(value: unknown): string {
   if (decoded === undefined || decoded.startsWith('//') || FORBIDDEN.test(decoded)) return '/';
   let url: URL;
   try {
-    url = new URL(value, PLACEHOLDER);
+    url = new URL(value, PROBE_ORIGIN);
   } catch {
     return '/';
   }
-  if (url.origin !== PLACEHOLDER || url.username || url.password) return '/';
+  if (url.origin !== PROBE_ORIGIN || url.username || url.password) return '/';
   const path = url.pathname + url.search + url.hash;
   // `/.//evil.com` and `/%2e%2e//evil.com` normalise to `//evil.com`.
   const decodedPath = decodeFully(url.pathname);
