@@ -33,7 +33,7 @@ describe('create project', () => {
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
     expect(pkg.dependencies['@fw/kernel']).toBe(`file:${path.relative(root, path.join(REPO, 'runtime-kernel'))}`);
     expect(pkg.devDependencies['create-fw-app']).toBe(`file:${path.relative(root, REPO)}`);
-    expect(pkg.devDependencies).toMatchObject({ typescript: '6.0.3', vitest: '4.1.12' });
+    expect(pkg.devDependencies).toMatchObject({ typescript: '6.0.3', vitest: '5.1.1' });
     expect(pkg.scripts).toEqual({ dev: 'fw run --watch', start: 'fw run', test: 'vitest run', typecheck: 'tsc --noEmit' });
     const index = await readFile(path.join(root, 'fluid/templates/index.html'), 'utf8');
     expect(index).toContain('{{frontend}}');
