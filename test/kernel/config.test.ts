@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, Fluid, loadConfig } from '@fw/kernel';
+import { ConfigError, Fluid } from '@fw/kernel';
+import { loadConfig } from '@fw/kernel/core';
 import { cleanupProjects, makeProject } from './helpers.js';
 
 afterAll(cleanupProjects);

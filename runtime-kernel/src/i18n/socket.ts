@@ -13,8 +13,8 @@
  * A bad frame is answered `{ "id"?, "error": "<what was wrong>" }`; the socket stays usable.
  */
 import type { RawData, WebSocket } from 'ws';
-import type { FluidContext } from '../context.js';
-import type { WsHandler } from '../sockets/router.js';
+import type { FluidContext } from '../core/context.js';
+import type { WsHandler } from '../core/ws-router.js';
 import type { I18n } from './i18n.js';
 import type { TranslationVars } from './interpolate.js';
 
