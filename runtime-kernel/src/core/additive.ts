@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { RESERVED_ADDITIVE_NAMES as SCHEMA_RESERVED, validateAdditiveName } from '@fw/schemas';
 import { FrameworkException } from './errors.js';
-import type { FluidCore } from './fluid.js';
+import type { FluidApp } from './context.js';
 import { toDir } from './paths.js';
 import { HttpRouter, type AfterValueHook, type BeforeRequestHook } from './router.js';
 import { WsRouter } from './ws-router.js';
@@ -29,7 +29,7 @@ export function extendAdditives(init: AdditiveInitializer): void {
 export const RESERVED_ADDITIVE_NAMES: ReadonlySet<string> = new Set(SCHEMA_RESERVED);
 
 /** Runs when the Additive is registered, before its routes are mounted. */
-export type BeforeEnableHook = (fluid: FluidCore) => unknown;
+export type BeforeEnableHook = (fluid: FluidApp) => unknown;
 
 /** Options of `new Additive()`. */
 export interface AdditiveOptions {

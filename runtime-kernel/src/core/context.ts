@@ -11,10 +11,16 @@
  * ```
  */
 import type Koa from 'koa';
-import type { FluidCore } from './fluid.js';
 import type { Markup } from './markup.js';
 import type { TemplateData } from './templates.js';
 import type { UrlForOptions, UrlParams } from './url.js';
+
+/**
+ * The app as handlers, hooks and plugins see it: `FluidCore` with every plugin's fields
+ * (core/fluid.ts makes it extend `FluidCore`; it is declared here so that the modules the app
+ * object is built from need not import it, which keeps the core free of import cycles).
+ */
+export interface FluidApp {}
 
 /** `ctx.state`: free-form per-request data shared by middleware and handlers. */
 export interface FluidState {
@@ -24,7 +30,7 @@ export interface FluidState {
 /** What fw adds to Koa's context (plugins merge their fields into this interface). */
 export interface FluidContextExtensions {
   /** The application serving this request. */
-  readonly fluid: FluidCore;
+  readonly fluid: FluidApp;
   /** Renders a template (app templates override additives' and the kernel's) as `Markup`. */
   render(template: string, data?: TemplateData): Markup;
   /** Builds the URL of a named route; see `FluidCore#urlFor`. */

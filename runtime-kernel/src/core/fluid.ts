@@ -32,6 +32,11 @@ import { TemplateEngine, type TemplateData } from './templates.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
 import { WsRouter } from './ws-router.js';
 
+declare module './context.js' {
+  // `ctx.fluid`, hooks and plugins see the app object with every plugin's fields.
+  interface FluidApp extends FluidCore {}
+}
+
 /** Options of `new Fluid()` / `new FluidCore()`. */
 export interface FluidOptions {
   /**

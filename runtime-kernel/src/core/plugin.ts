@@ -42,7 +42,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FluidCore } from './fluid.js';
+import type { FluidApp } from './context.js';
 
 /**
  * The named places in the request stack where middleware runs, in request order:
@@ -67,15 +67,15 @@ export interface Plugin {
   /** Unique per app: `fluid.plugins.get(name)`; registering a second plugin of a name is an error. */
   readonly name: string;
   /** Called once by `fluid.plugin(plugin)`, before the app starts. */
-  register?(fluid: FluidCore): void;
+  register?(fluid: FluidApp): void;
   /** Called in `mix()` before the Additives are enabled and the startup hooks run. */
-  start?(fluid: FluidCore): unknown;
+  start?(fluid: FluidApp): unknown;
   /** Called in `mix()` after the startup hooks, right before the request stack is built. */
-  build?(fluid: FluidCore): unknown;
+  build?(fluid: FluidApp): unknown;
   /** Takes a websocket upgrade request; answers `true` when it did (the socket is then its own). */
-  upgrade?(fluid: FluidCore, req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  upgrade?(fluid: FluidApp, req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Called first by `close()`, before the servers stop. */
-  stop?(fluid: FluidCore): unknown;
+  stop?(fluid: FluidApp): unknown;
   /** Called last by `close()`, after the shutdown hooks, in reverse registration order. */
-  close?(fluid: FluidCore): unknown;
+  close?(fluid: FluidApp): unknown;
 }

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { FluidCore } from './fluid.js';
+import type { FluidApp } from './context.js';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -30,7 +30,7 @@ export interface Served {
 }
 
 /** Serves an app until a signal arrives or `close()` is called. */
-export async function serve(fluid: FluidCore, options: ServeOptions = {}): Promise<Served> {
+export async function serve(fluid: FluidApp, options: ServeOptions = {}): Promise<Served> {
   const port = options.port ?? fluid.config.PORT;
   const host = options.host ?? fluid.config.HOST;
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));

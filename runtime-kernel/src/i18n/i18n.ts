@@ -22,7 +22,7 @@ import { registerTranslationHelpers } from './helpers.js';
 import { MergedTranslations, type TranslationLayer } from './merged.js';
 import { LocaleMatcher } from './negotiate.js';
 import { categoryIndexes, localePluralRule, type PluralRule } from './plural.js';
-import { i18nSocket } from './socket.js';
+import { i18nSocket, type CatalogSnapshot } from './socket.js';
 import { CachedTranslations, storedLayer, type TranslationStore } from './store.js';
 
 declare module '../core/fluid.js' {
@@ -48,16 +48,6 @@ export const KERNEL_LOCALES_DIR = join(KERNEL_DIR, 'locales');
 export interface TranslationDomain {
   readonly name: string;
   readonly dir: string;
-}
-
-/** One locale's merged catalog as the browser client caches it. */
-export interface CatalogSnapshot {
-  /** The locale. */
-  locale: string;
-  /** Translations by message key (`msgid` or `context + "\u0004" + msgid`): the forms. */
-  messages: Record<string, string[]>;
-  /** Which form index each CLDR plural category of the locale takes. */
-  plurals: Partial<Record<Intl.LDMLPluralRule, number>>;
 }
 
 interface LocaleState {
