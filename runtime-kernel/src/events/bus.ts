@@ -62,7 +62,8 @@ export class RedisBus {
     this.#where = redactRedisUrl(url);
     this.#logger = options.logger;
     this.#startTimeoutMs = options.startTimeoutMs ?? 2000;
-    const { Redis } = requireOptional<typeof import('ioredis')>('ioredis', { root: options.root, feature: `${options.key} (events across processes)` });
+    const feature = `${options.key === 'CACHE_REDIS_URL' ? 'CACHE_TYPE=redis' : options.key} (events across processes)`;
+    const { Redis } = requireOptional<typeof import('ioredis')>('ioredis', { root: options.root, feature });
     // Publishing never waits for a connection: during an outage it fails at once.
     this.#pub = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy, connectTimeout: 2000 });
     // The subscription waits for the connection, however long it takes, and is renewed on reconnect.
