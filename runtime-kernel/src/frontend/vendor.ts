@@ -43,6 +43,7 @@ export function vendorFiles(): ReadonlyMap<string, string> {
 export function serveVendor(files: ReadonlyMap<string, string> = vendorFiles()): FluidMiddleware {
   const prefix = `${KERNEL_STATIC_PREFIX}/vendor/`;
   return async (ctx, next) => {
+    if (!ctx.path.startsWith(prefix) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     const file = files.get(ctx.path.slice(prefix.length));
     if (!file) return next();
     await send(ctx, basename(file), {
