@@ -3,7 +3,7 @@
  * the core imports no plugin. The rules are shown to fail on a copy of the sources with a planted
  * type-only import.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ afterAll(() => {
 
 /** A copy of the kernel sources under the repo's .tmp (so packages resolve), with its own tsconfig. */
 function copySources(): string {
+  mkdirSync(path.join(REPO, '.tmp'), { recursive: true });
   const root = mkdtempSync(path.join(REPO, '.tmp', 'arch-'));
   made.push(root);
   cpSync(SRC, path.join(root, 'src'), { recursive: true });
