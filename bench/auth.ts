@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { jwtVerify } from 'jose';
-import { Fluid, createLogger, installAuth, requireUser, requirementOrGrant, signIn, type User, type UserService } from '../runtime-kernel/src/index.ts';
+import { Fluid } from '../runtime-kernel/src/index.ts';
+import { installAuth, requireUser, requirementOrGrant, signIn, type User, type UserService } from '../runtime-kernel/src/auth/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -29,12 +31,12 @@ writeFileSync(join(root, 'fw.json'), JSON.stringify({ name: 'bench', config: { C
 mkdirSync(join(root, 'app_configs'));
 writeFileSync(join(root, 'app_configs', 'bench.ini'), 'SECRET_KEY = bench\n');
 
-const alice: User = { id: 1, email: 'a@example.test', email_verified: true };
+const alice: User = { id: 1, email: 'a@example.test', emailVerified: true };
 const users: UserService = {
   findById: (id) => (id === '1' ? alice : undefined),
-  email_verified: (u) => u.email_verified,
-  has_2fa: () => false,
-  is_admin: () => false,
+  emailVerified: (u) => u.emailVerified,
+  has2fa: () => false,
+  isAdmin: () => false,
   roles: () => [],
   permissions: () => [],
 };

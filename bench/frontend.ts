@@ -16,7 +16,8 @@ import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import serve from 'koa-static';
-import { Fluid, createLogger } from '../runtime-kernel/src/index.ts';
+import { Fluid } from '../runtime-kernel/src/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 
 const boots = Number(process.env.BENCH_BOOTS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);

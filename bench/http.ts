@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { Fluid, createLogger } from '../runtime-kernel/src/index.ts';
+import { Fluid } from '../runtime-kernel/src/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

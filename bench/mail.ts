@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { createLogger } from '../runtime-kernel/src/errors/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 import { Mailer } from '../runtime-kernel/src/mail/index.ts';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 200);

@@ -4,7 +4,8 @@
  * echo (`raw:ping` → `raw:pong`) as the baseline. Prints `ready` once both are subscribed.
  */
 import { Redis } from 'ioredis';
-import { Fluid, createLogger } from '../runtime-kernel/src/index.ts';
+import { Fluid } from '../runtime-kernel/src/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 
 const [root, redisUrl] = process.argv.slice(2) as [string, string];
 const fluid = new Fluid({ root, env: {}, logger: createLogger('silent') });

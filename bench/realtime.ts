@@ -18,7 +18,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { WebSocket, WebSocketServer } from 'ws';
-import { Fluid, createLogger } from '../runtime-kernel/src/index.ts';
+import { Fluid } from '../runtime-kernel/src/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 import { startRedis } from '../test/support/redis.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);

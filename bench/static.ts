@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import koaStatic from 'koa-static';
-import { serveStatic } from '../runtime-kernel/src/surface/static.ts';
+import { serveStatic } from '../runtime-kernel/src/core/serve-static.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateTailwindAsset } from '../runtime-kernel/src/surface/tailwind.ts';
+import { generateTailwindAsset } from '../runtime-kernel/src/frontend/tailwind.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 10);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -44,7 +44,7 @@ async function timeInProcess(): Promise<number> {
 const firstScript = join(root, 'first.mts');
 writeFileSync(
   firstScript,
-  `const t = performance.now(); const m = await import(${JSON.stringify(join(repo, 'runtime-kernel/src/surface/tailwind.ts'))});` +
+  `const t = performance.now(); const m = await import(${JSON.stringify(join(repo, 'runtime-kernel/src/frontend/tailwind.ts'))});` +
     `await m.generateTailwindAsset('tailwind_raw.css', 'first.css', ${JSON.stringify(root)}); console.log(performance.now() - t);`,
 );
 const firsts: number[] = [];

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Handlebars from 'handlebars';
-import { Additive, Fluid, createLogger } from '../runtime-kernel/src/index.ts';
+import { Additive, Fluid } from '../runtime-kernel/src/index.ts';
+import { createLogger } from '../runtime-kernel/src/core/index.ts';
 
 const renders = Number(process.env.BENCH_RENDERS ?? 20_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
