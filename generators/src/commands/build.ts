@@ -40,8 +40,8 @@ export interface BuildResult {
   frontend: boolean;
 }
 
-/** Runs a command in `cwd` with the output passed through; rejects naming the command on failure. */
-function step(command: string, args: string[], cwd: string, io: CommandIO): Promise<void> {
+/** Runs a command in `cwd` with the output passed through; rejects naming it (as `label`) on failure. */
+function step(command: string, args: string[], cwd: string, io: CommandIO, label = [command, ...args].join(' ')): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: io.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => io.stdout.write(chunk));
@@ -49,7 +49,7 @@ function step(command: string, args: string[], cwd: string, io: CommandIO): Prom
     child.on('error', (error) => reject(new CliError(`fw build: cannot run ${command}: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new CliError(`fw build: "${[path.basename(command), ...args].join(' ')}" failed (${signal ?? `exit ${code}`}) in ${cwd}; nothing was started.`));
+      else reject(new CliError(`fw build: "${label}" failed (${signal ?? `exit ${code}`}) in ${cwd}.`));
     });
   });
 }
@@ -99,7 +99,7 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
   }
   const tsc = projectTsc(root);
   await rm(path.join(root, OUT_DIR), { recursive: true, force: true });
-  await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io);
+  await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io, `tsc -p ${BUILD_CONFIG}`);
 
   const copied = (await Promise.all(SOURCE_DIRS.map((dir) => assets(root, dir)))).flat();
   for (const file of copied) {
