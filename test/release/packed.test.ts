@@ -6,7 +6,7 @@
  * Ocean index that lists only what fw publishes.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -41,6 +41,18 @@ function packageOf(specifier: string): string | undefined {
   if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** The `@types` package of `name` (`koa` → `@types/koa`, `@scope/x` → `@types/scope__x`). */
+function typesPackage(name: string): string {
+  return `@types/${name.startsWith('@') ? name.slice(1).replace('/', '__') : name}`;
+}
+
+/** Whether the installed package `name` ships its own type declarations. */
+function shipsTypes(name: string): boolean {
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
+  return pkg.types !== undefined || pkg.typings !== undefined || JSON.stringify(pkg.exports ?? {}).includes('"types"') ||
+    existsSync(path.join(REPO, 'node_modules', name, 'index.d.ts'));
 }
 
 /** Every package the `.d.ts` files of a packed folder import (`from '…'`, `import('…')`, `/// <reference types>`). */
@@ -85,7 +97,7 @@ describe.each(PUBLISHED_DIRS.map((dir) => [dir]))('%s', (dir) => {
     expect(attw.status, attw.stdout + attw.stderr).toBe(0);
   });
 
-  test('every package its published .d.ts imports is a dependency (or peer dependency)', async () => {
+  test('every package its published .d.ts imports is a dependency (or peer), with its types (own or @types)', async () => {
     const unpacked = await mkdtemp(path.join(registry().dir, 'types-'));
     try {
       const tarball = registry().published.find((p) => p.name === pkg.name)?.tarball as string;
@@ -93,8 +105,11 @@ describe.each(PUBLISHED_DIRS.map((dir) => [dir]))('%s', (dir) => {
       expect(untar.status).toBe(0);
       const files = readdirSync(unpacked, { recursive: true, encoding: 'utf8' });
       const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
-      const missing = [...typeImports(unpacked, files)].filter((name) => name !== pkg.name && !declared.has(name) && !declared.has(`@types/${name}`));
-      expect(missing, `${pkg.name}'s .d.ts import these, but its package.json does not declare them`).toEqual([]);
+      const imported = [...typeImports(unpacked, files)].filter((name) => name !== pkg.name);
+      expect(imported.filter((name) => !declared.has(name) && !declared.has(typesPackage(name))), `${pkg.name}'s .d.ts import these undeclared packages`).toEqual([]);
+      // A package without its own declarations reaches the user's tsc only through its @types.
+      const untyped = imported.filter((name) => declared.has(name) && !shipsTypes(name) && !declared.has(typesPackage(name)));
+      expect(untyped.map(typesPackage), `${pkg.name}'s .d.ts need these @types as dependencies`).toEqual([]);
     } finally {
       await rm(unpacked, { recursive: true, force: true });
     }
