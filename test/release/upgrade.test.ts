@@ -70,7 +70,9 @@ test('npm install of the next fw and fw generate: both changes kept, a real over
   expect(index).toContain('initial-scale=1, viewport-fit=cover"');
   const css = await readFile(path.join(root, 'fluid/static/app.css'), 'utf8');
   expect(css).toMatch(/<<<<<<< [^\n]*\n[\s\S]*max-width: 48rem;[\s\S]*=======\n[\s\S]*max-width: 60rem;[\s\S]*>>>>>>> /);
-  // The project's own record now names the new fw version, and its package.json kept the upgrade.
+  // The new CLI did it (the record names the version that last wrote it), and package.json kept the upgrade.
+  const record = JSON.parse(await readFile(path.join(root, '.fw/record.json'), 'utf8')) as { generator: string };
+  expect(record.generator).toBe(next);
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   expect(pkg.devDependencies['@fw/cli']).toBe(`^${next}`);
 });
