@@ -83,9 +83,6 @@ export function mainFlow(label: string, nodeBin?: string): MainFlow {
     as.run('npm', ['run', 'build'], clone);
     expect(existsSync(path.join(clone, 'dist/fluid/server.js'))).toBe(true);
     as.run('npm', ['ci', '--omit=dev'], clone);
-    const installed = installedPackages(clone);
-    for (const dev of ['@fw/cli', 'typescript', 'tsx', 'vitest']) expect(installed).not.toContain(dev);
-    console.info(`${label}: production node_modules of the htmx app: ${(folderBytes(path.join(clone, 'node_modules')) / 1e6).toFixed(1)} MB, ${installed.length} packages`);
 
     // Production reads its secret from a file named in the environment; there is no ini here.
     const secret = path.join(work, 'secret-key');
@@ -99,6 +96,10 @@ export function mainFlow(label: string, nodeBin?: string): MainFlow {
     } finally {
       await server.stop();
     }
+    // Nothing of the development loop is installed: no CLI, no TypeScript, no tsx, no vitest.
+    const installed = installedPackages(clone);
+    console.info(`${label}: production node_modules of the htmx app: ${(folderBytes(path.join(clone, 'node_modules')) / 1e6).toFixed(1)} MB, ${installed.length} packages`);
+    for (const dev of ['@fw/cli', 'typescript', 'tsx', 'vitest']) expect(installed).not.toContain(dev);
   });
 
   return { root: () => root, user: as };
