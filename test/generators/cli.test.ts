@@ -117,9 +117,10 @@ describe('fw binary', () => {
     const created = await runBin(FW_BIN, ['create', 'project', 'proj', '--surface', 'none'], cwd);
     expect(created.code).toBe(0);
     const root = path.join(cwd, 'proj');
-    const app = await runBin(FW_BIN, ['create', 'app', 'proj'], root);
+    const app = await runBin(FW_BIN, ['create', 'app', 'staging'], root);
     expect(app.stderr).toBe('');
-    expect(app.stdout).toBe('Wrote app_configs/proj.ini with a fresh SECRET_KEY.\n');
+    expect(app.stdout).toBe('Wrote app_configs/staging.ini with a fresh SECRET_KEY.\n');
+    // create project wrote the project's own app config already
     const again = await runBin(FW_BIN, ['create', 'app', 'proj'], root);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists; pass --force');

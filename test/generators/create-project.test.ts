@@ -5,7 +5,7 @@ import { parseProjectConfig, validateProjectName } from '@fw/schemas';
 import { format } from 'prettier';
 import { createApp } from '../../generators/src/commands/create-app.js';
 import { createProject, dependencySpecs, run } from '../../generators/src/commands/create-project.js';
-import { readRecord, readStored } from '../../generators/src/engine/index.js';
+import { readRecord, readStored } from '../../generators/src/pipeline/index.js';
 import { listFiles, REPO, tempDir, testIO } from './helpers.js';
 
 const PROJECT_FILES = [
@@ -13,6 +13,8 @@ const PROJECT_FILES = [
   'fluid/templates/hello.html', 'fluid/templates/index.html', 'fw.json', 'package.json',
   'test/home.test.ts', 'tsconfig.json', 'vitest.config.ts',
 ];
+/** Every file create writes for the project `name`: the project files and its app config (a secret, never recorded). */
+const filesOf = (name: string): string[] => [...PROJECT_FILES, `app_configs/${name}.ini`].sort();
 
 describe('create project', () => {
   test('--yes writes the htmx project layout, its record, and nothing else', async () => {
@@ -21,7 +23,7 @@ describe('create project', () => {
     expect(await run(['my-app', '--yes'], io)).toBe(0);
     const root = path.join(cwd, 'my-app');
     const files = await listFiles(root);
-    expect(files.filter((f) => !f.startsWith('.fw/'))).toEqual(PROJECT_FILES);
+    expect(files.filter((f) => !f.startsWith('.fw/'))).toEqual(filesOf('my-app'));
     const fw = JSON.parse(await readFile(path.join(root, 'fw.json'), 'utf8'));
     expect(fw).toEqual({
       $schema: './node_modules/create-fw-app/schemas/json/fw.schema.json',
@@ -79,7 +81,7 @@ describe('create project', () => {
     const io = testIO(cwd);
     expect(await run(['dry', '--yes', '--dry-run'], io)).toBe(0);
     expect(await listFiles(cwd)).toEqual([]);
-    for (const file of PROJECT_FILES) expect(io.out()).toContain(`create     ${file}`);
+    for (const file of filesOf('dry')) expect(io.out()).toMatch(new RegExp(`create\\s+${file.replace(/\./g, '\\.')}`));
     expect(io.out()).toContain('Dry run: nothing was written.');
   });
 
@@ -91,7 +93,7 @@ describe('create project', () => {
     const before = await Promise.all(files.map((f) => stat(path.join(root, f))));
     const result = await createProject({ dir: 'same', yes: true, force: true }, testIO(cwd));
     expect(result.committed).toMatchObject({ created: [], updated: [], deleted: [] });
-    expect(result.committed?.unchanged).toEqual(PROJECT_FILES);
+    expect(result.committed?.unchanged).toEqual(filesOf('same'));
     const after = await Promise.all(files.map((f) => stat(path.join(root, f))));
     expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
   });
@@ -162,17 +164,17 @@ describe('create app', () => {
     const cwd = await tempDir();
     await run(['proj', '--yes'], testIO(cwd));
     const root = path.join(cwd, 'proj');
-    await createApp({ name: 'proj' }, testIO(path.join(root, 'fluid')));
-    const text = await readFile(path.join(root, 'app_configs/proj.ini'), 'utf8');
+    await createApp({ name: 'staging' }, testIO(path.join(root, 'fluid')));
+    const text = await readFile(path.join(root, 'app_configs/staging.ini'), 'utf8');
     const key = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(text)?.[1];
     expect(key).toHaveLength(64);
     expect(text).toMatch(/^DEBUG = false$/m);
-    expect((await stat(path.join(root, 'app_configs/proj.ini'))).mode & 0o777).toBe(0o600);
-    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/proj.ini');
+    expect((await stat(path.join(root, 'app_configs/staging.ini'))).mode & 0o777).toBe(0o600);
+    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/staging.ini');
 
-    await expect(createApp({ name: 'proj' }, testIO(root))).rejects.toThrow(/app_configs\/proj\.ini already exists; pass --force/);
-    await createApp({ name: 'proj', force: true }, testIO(root));
-    const replaced = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(await readFile(path.join(root, 'app_configs/proj.ini'), 'utf8'))?.[1];
+    await expect(createApp({ name: 'staging' }, testIO(root))).rejects.toThrow(/app_configs\/staging\.ini already exists; pass --force/);
+    await createApp({ name: 'staging', force: true }, testIO(root));
+    const replaced = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(await readFile(path.join(root, 'app_configs/staging.ini'), 'utf8'))?.[1];
     expect(replaced).toHaveLength(64);
     expect(replaced).not.toBe(key);
   });
@@ -186,7 +188,7 @@ describe('create app', () => {
     const cwd = await tempDir();
     await run(['proj', '--yes'], testIO(cwd));
     await expect(createApp({ name }, testIO(path.join(cwd, 'proj')))).rejects.toThrow(message);
-    expect((await listFiles(path.join(cwd, 'proj'))).filter((f) => f.startsWith('app_configs'))).toEqual([]);
+    expect((await listFiles(path.join(cwd, 'proj'))).filter((f) => f.startsWith('app_configs'))).toEqual(['app_configs/proj.ini']);
   });
 
   test('outside a project it says so', async () => {

@@ -2,18 +2,21 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import {
-  commit, FileTree, formatPlan, PathRefusedError, plan, readRecord, readStored, sha256, TEMP_MARKER,
-} from '../../generators/src/engine/index.js';
+import { apply as applyPlan, PathRefusedError, readRecord, readStored, sha256, summarise, TEMP_MARKER, Tree } from '../../generators/src/pipeline/index.js';
+import { prettierFormatter } from '../../generators/src/pipeline/prettier.js';
 import { listFiles, REPO, tempDir } from './helpers.js';
 
 const gen = { generator: 'test' };
 
-async function apply(tree: FileTree, root: string) {
-  return commit(await plan(tree, root), { generatorVersion: '9.9.9' });
+/** Plans and applies a tree (renders are formatted with prettier, as `fw` commands do). */
+async function apply(tree: Tree) {
+  return applyPlan(await tree.plan(), { generatorVersion: '9.9.9' });
 }
 
-describe('FileTree paths', () => {
+/** A tree on `root` that formats with prettier. */
+const treeOn = (root: string): Tree => new Tree(root, { formatter: prettierFormatter(root, undefined) });
+
+describe('tree paths', () => {
   test.each([
     ['../x', 'outside the project root'],
     ['a/../../x', 'outside the project root'],
@@ -26,51 +29,52 @@ describe('FileTree paths', () => {
     ['.git/config', 'inside .git/'],
     ['src/node_modules/x.js', 'inside node_modules/'],
     ['.fw/record.json', 'written by the engine only'],
-  ])('refuses %j with a message naming it', (bad, reason) => {
-    const tree = new FileTree();
+  ])('refuses %j with a message naming it', async (bad, reason) => {
+    const root = await tempDir();
+    const tree = new Tree(root);
     let error: unknown;
     try {
-      tree.write(bad, 'x', gen);
+      tree.render(bad, 'x', gen);
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(PathRefusedError);
     expect((error as Error).message).toContain(`Refusing path ${JSON.stringify(bad)}`);
     expect((error as Error).message).toContain(reason);
-    expect(tree.size).toBe(0);
+    expect((await tree.plan()).items).toHaveLength(0);
   });
 
-  test('normalises ./ and a/./b and keeps the last operation on a path', () => {
-    const tree = new FileTree();
-    tree.write('./a/./b.txt', 'one', gen);
-    tree.write('a/b.txt', 'two', gen);
-    expect(tree.entries().map((e) => e.path)).toEqual(['a/b.txt']);
-    expect(tree.get('a/b.txt')).toMatchObject({ kind: 'write', content: Buffer.from('two') });
+  test('normalises ./ and a/./b and keeps the last operation on a path', async () => {
+    const tree = new Tree(await tempDir());
+    tree.render('./a/./b.txt', 'one', gen);
+    tree.render('a/b.txt', 'two', gen);
+    expect((await tree.plan()).items.map((e) => e.path)).toEqual(['a/b.txt']);
+    expect(await tree.read('a/b.txt')).toEqual(Buffer.from('two'));
   });
 });
 
-describe('plan and commit', () => {
-  test('classifies create / update / delete / unchanged against disk', async () => {
+describe('plan and apply', () => {
+  test('classifies explicit writes and deletes as create / update / delete / unchanged against disk', async () => {
     const root = await tempDir();
     await writeFile(path.join(root, 'same.txt'), 'same\n');
     await writeFile(path.join(root, 'old.txt'), 'old\n');
     await writeFile(path.join(root, 'gone.txt'), 'bye\n');
-    const tree = new FileTree();
-    tree.write('same.txt', 'same\n', gen);
-    tree.write('old.txt', 'new\n', gen);
-    tree.write('dir/new.txt', 'fresh\n', gen);
-    tree.delete('gone.txt', gen);
-    tree.delete('never-existed.txt', gen);
-    const result = await plan(tree, root);
-    expect(result.entries.map((e) => [e.action, e.path])).toEqual([
+    const tree = new Tree(root);
+    tree.write('same.txt', 'same\n');
+    tree.write('old.txt', 'new\n');
+    tree.write('dir/new.txt', 'fresh\n');
+    tree.delete('gone.txt');
+    tree.delete('never-existed.txt');
+    const result = await tree.plan();
+    expect(result.items.map((e) => [e.action, e.path])).toEqual([
       ['create', 'dir/new.txt'],
       ['delete', 'gone.txt'],
       ['update', 'old.txt'],
       ['unchanged', 'same.txt'],
     ]);
-    expect(formatPlan(result)).toContain('1 to create, 1 to update, 1 to delete, 1 unchanged.');
-    const done = await commit(result);
-    expect(done).toEqual({ created: ['dir/new.txt'], updated: ['old.txt'], deleted: ['gone.txt'], unchanged: ['same.txt'] });
+    expect(summarise(result)).toContain('4 files: 1 create, 1 update, 1 delete, 1 unchanged');
+    const done = await applyPlan(result);
+    expect(done).toMatchObject({ created: ['dir/new.txt'], updated: ['old.txt'], deleted: ['gone.txt'], unchanged: ['same.txt'] });
     expect(await readFile(path.join(root, 'old.txt'), 'utf8')).toBe('new\n');
     expect(await listFiles(root)).not.toContain('gone.txt');
   });
@@ -78,11 +82,11 @@ describe('plan and commit', () => {
   test('a planned-but-not-committed tree (dry run) writes nothing, not even .fw/', async () => {
     const root = await tempDir();
     await writeFile(path.join(root, 'keep.txt'), 'keep\n');
-    const tree = new FileTree();
-    tree.write('keep.txt', 'changed\n', gen);
-    tree.write('deep/new.ts', 'export const a = 1;\n', gen);
-    const result = await plan(tree, root);
-    expect(result.entries.map((e) => e.action)).toEqual(['create', 'update']);
+    const tree = treeOn(root);
+    tree.write('keep.txt', 'changed\n');
+    tree.render('deep/new.ts', 'export const a = 1;\n', gen);
+    const result = await tree.plan();
+    expect(result.items.map((e) => e.action)).toEqual(['create', 'update']);
     expect(await listFiles(root)).toEqual(['keep.txt']);
     expect(await readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('keep\n');
   });
@@ -90,16 +94,16 @@ describe('plan and commit', () => {
   test('a rewrite that changes nothing leaves files and the record untouched (mtime unchanged)', async () => {
     const root = await tempDir();
     const build = () => {
-      const tree = new FileTree();
-      tree.write('src/index.ts', 'export const answer = 42;\n', gen);
-      tree.write('notes.txt', 'hello\n', gen);
+      const tree = treeOn(root);
+      tree.render('src/index.ts', 'export const answer = 42;\n', gen);
+      tree.render('notes.txt', 'hello\n', gen);
       return tree;
     };
-    await apply(build(), root);
+    await apply(build());
     const before = await Promise.all(['src/index.ts', 'notes.txt', '.fw/record.json'].map((f) => stat(path.join(root, f))));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const again = await apply(build(), root);
-    expect(again).toEqual({ created: [], updated: [], deleted: [], unchanged: ['notes.txt', 'src/index.ts'] });
+    const again = await apply(build());
+    expect(again).toMatchObject({ created: [], updated: [], deleted: [], unchanged: ['notes.txt', 'src/index.ts'] });
     const after = await Promise.all(['src/index.ts', 'notes.txt', '.fw/record.json'].map((f) => stat(path.join(root, f))));
     expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
     expect(after.map((s) => s.ino)).toEqual(before.map((s) => s.ino));
@@ -107,13 +111,13 @@ describe('plan and commit', () => {
 
   test('formats by extension with prettier, and leaves .ini and .hbs alone', async () => {
     const root = await tempDir();
-    const tree = new FileTree();
-    tree.write('a.ts', 'export   const x = {a:1,b:"two"}', gen);
-    tree.write('b.json', '{"a":[1,2]}', gen);
-    tree.write('c.ini', 'KEY=value', gen);
-    tree.write('d.hbs', '{{  x  }}', gen);
-    tree.write('e.ts', 'const   y=1', { ...gen, format: false });
-    await apply(tree, root);
+    const tree = treeOn(root);
+    tree.render('a.ts', 'export   const x = {a:1,b:"two"}', gen);
+    tree.render('b.json', '{"a":[1,2]}', gen);
+    tree.render('c.ini', 'KEY=value', gen);
+    tree.render('d.hbs', '{{  x  }}', gen);
+    tree.render('e.ts', 'const   y=1', { ...gen, format: false });
+    await apply(tree);
     const read = (f: string) => readFile(path.join(root, f), 'utf8');
     expect(await read('a.ts')).toBe("export const x = { a: 1, b: 'two' };\n");
     expect(await read('b.json')).toBe('{ "a": [1, 2] }\n');
@@ -124,22 +128,22 @@ describe('plan and commit', () => {
 
   test('a formatting failure names the file', async () => {
     const root = await tempDir();
-    const tree = new FileTree();
-    tree.write('broken.ts', 'export const = ;', gen);
-    await expect(plan(tree, root)).rejects.toThrow(/prettier could not format broken\.ts/);
+    const tree = treeOn(root);
+    tree.render('broken.ts', 'export const = ;', gen);
+    await expect(tree.plan()).rejects.toThrow(/prettier could not format broken\.ts/);
   });
 
   test('sets file modes (executables) and treats an executable-bit change as an update', async () => {
     const root = await tempDir();
-    const tree = new FileTree();
-    tree.write('bin/tool.sh', '#!/bin/sh\necho hi\n', { ...gen, mode: 0o755 });
-    tree.write('plain.txt', 'x\n', gen);
-    await apply(tree, root);
+    const tree = treeOn(root);
+    tree.render('bin/tool.sh', '#!/bin/sh\necho hi\n', { ...gen, mode: 0o755 });
+    tree.render('plain.txt', 'x\n', gen);
+    await apply(tree);
     expect((await stat(path.join(root, 'bin/tool.sh'))).mode & 0o777).toBe(0o755);
     expect((await stat(path.join(root, 'plain.txt'))).mode & 0o777).toBe(0o644);
-    const flip = new FileTree();
-    flip.write('bin/tool.sh', '#!/bin/sh\necho hi\n', gen);
-    expect((await plan(flip, root)).entries[0]?.action).toBe('update');
+    const flip = treeOn(root);
+    flip.render('bin/tool.sh', '#!/bin/sh\necho hi\n', gen);
+    expect((await flip.plan()).items[0]?.action).toBe('update');
   });
 });
 
@@ -148,10 +152,10 @@ describe('containment', () => {
     const root = await tempDir();
     const outside = await tempDir('fw-outside-');
     await symlink(outside, path.join(root, 'link'));
-    const tree = new FileTree();
-    tree.write('link/escape.txt', 'nope\n', gen);
-    await expect(plan(tree, root)).rejects.toThrow(PathRefusedError);
-    await expect(plan(tree, root)).rejects.toThrow(/"link\/escape\.txt".*outside the project root/);
+    const tree = new Tree(root);
+    tree.render('link/escape.txt', 'nope\n', gen);
+    await expect(tree.plan()).rejects.toThrow(PathRefusedError);
+    await expect(tree.plan()).rejects.toThrow(/"link\/escape\.txt".*outside the project root/);
     expect(await listFiles(outside)).toEqual([]);
   });
 
@@ -160,9 +164,9 @@ describe('containment', () => {
     const outside = await tempDir('fw-outside-');
     await writeFile(path.join(outside, 'secret.txt'), 'original\n');
     await symlink(path.join(outside, 'secret.txt'), path.join(root, 'secret.txt'));
-    const tree = new FileTree();
-    tree.write('secret.txt', 'overwritten\n', gen);
-    await expect(plan(tree, root)).rejects.toThrow(/"secret\.txt".*outside the project root/);
+    const tree = new Tree(root);
+    tree.render('secret.txt', 'overwritten\n', gen);
+    await expect(tree.plan()).rejects.toThrow(/"secret\.txt".*outside the project root/);
     expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('original\n');
   });
 
@@ -170,9 +174,9 @@ describe('containment', () => {
     const root = await tempDir();
     await mkdir(path.join(root, 'real'));
     await symlink(path.join(root, 'real'), path.join(root, 'alias'));
-    const tree = new FileTree();
-    tree.write('alias/file.txt', 'inside\n', gen);
-    await apply(tree, root);
+    const tree = new Tree(root);
+    tree.render('alias/file.txt', 'inside\n', gen);
+    await apply(tree);
     expect(await readFile(path.join(root, 'real/file.txt'), 'utf8')).toBe('inside\n');
   });
 });
@@ -180,9 +184,9 @@ describe('containment', () => {
 describe('atomic writes', () => {
   test('leaves no temp files behind', async () => {
     const root = await tempDir();
-    const tree = new FileTree();
-    for (let i = 0; i < 20; i += 1) tree.write(`d${i % 3}/f${i}.txt`, `file ${i}\n`, gen);
-    await apply(tree, root);
+    const tree = new Tree(root);
+    for (let i = 0; i < 20; i += 1) tree.render(`d${i % 3}/f${i}.txt`, `file ${i}\n`, gen);
+    await apply(tree);
     const files = await listFiles(root);
     expect(files.filter((f) => f.includes(TEMP_MARKER))).toEqual([]);
     expect(files.filter((f) => !f.startsWith('.fw/'))).toHaveLength(20);
@@ -190,18 +194,18 @@ describe('atomic writes', () => {
 
   test('a write that fails (EFBIG under a file-size limit) keeps the old file; the record stays true to disk', async () => {
     const root = await tempDir();
-    const first = new FileTree();
-    first.write('data.txt', 'old contents\n', gen);
-    await apply(first, root);
+    const first = new Tree(root);
+    first.render('data.txt', 'old contents\n', gen);
+    await apply(first);
     const recordBefore = await readFile(path.join(root, '.fw/record.json'), 'utf8');
     const script = path.join(root, '..', `${path.basename(root)}-big.mts`);
     await writeFile(
       script,
-      `import { commit, FileTree, plan } from ${JSON.stringify(path.join(REPO, 'generators/src/engine/index.ts'))};\n` +
-        `const tree = new FileTree();\n` +
-        `tree.write('data.txt', 'x'.repeat(200_000), { generator: 'test' });\n` +
-        `tree.write('small.txt', 'small\\n', { generator: 'test' });\n` +
-        `await commit(await plan(tree, ${JSON.stringify(root)}));\n`,
+      `import { apply, Tree } from ${JSON.stringify(path.join(REPO, 'generators/src/pipeline/index.ts'))};\n` +
+        `const tree = new Tree(${JSON.stringify(root)});\n` +
+        `tree.render('data.txt', 'x'.repeat(200_000), { generator: 'test' });\n` +
+        `tree.render('small.txt', 'small\\n', { generator: 'test' });\n` +
+        `await apply(await tree.plan());\n`,
     );
     // `ulimit -f 1`: the kernel refuses to grow any file past 1 KiB, a real write failure.
     const child = spawnSync('bash', ['-c', `ulimit -f 1; exec node --import tsx ${JSON.stringify(script)}`], {
@@ -225,11 +229,11 @@ describe('atomic writes', () => {
 describe('generation record', () => {
   test('keeps sha256, generator, mode and eol per file, and the exact bytes in the store', async () => {
     const root = await tempDir();
-    const tree = new FileTree();
-    tree.write('z.txt', 'last\n', { generator: 'blueprint:z' });
-    tree.write('a/crlf.txt', 'one\r\ntwo\r\n', { generator: 'blueprint:a' });
-    tree.write('run.sh', '#!/bin/sh\n', { generator: 'blueprint:a', mode: 0o755 });
-    await apply(tree, root);
+    const tree = new Tree(root);
+    tree.render('z.txt', 'last\n', { generator: 'blueprint:z' });
+    tree.render('a/crlf.txt', 'one\r\ntwo\r\n', { generator: 'blueprint:a' });
+    tree.render('run.sh', '#!/bin/sh\n', { generator: 'blueprint:a', mode: 0o755 });
+    await apply(tree);
     const text = await readFile(path.join(root, '.fw/record.json'), 'utf8');
     const record = await readRecord(root);
     expect(record?.version).toBe(1);
@@ -249,14 +253,14 @@ describe('generation record', () => {
 
   test('is updated only for files written: deletes drop entries and unreferenced blobs', async () => {
     const root = await tempDir();
-    const first = new FileTree();
-    first.write('a.txt', 'a1\n', gen);
-    first.write('b.txt', 'b1\n', gen);
-    await apply(first, root);
-    const second = new FileTree();
-    second.write('a.txt', 'a2\n', gen);
-    second.delete('b.txt', gen);
-    await apply(second, root);
+    const first = new Tree(root);
+    first.render('a.txt', 'a1\n', gen);
+    first.render('b.txt', 'b1\n', gen);
+    await apply(first);
+    const second = new Tree(root);
+    second.render('a.txt', 'a2\n', gen);
+    second.delete('b.txt');
+    await apply(second);
     const record = await readRecord(root);
     expect(Object.keys(record!.files)).toEqual(['a.txt']);
     expect(record!.files['a.txt']?.sha256).toBe(sha256(Buffer.from('a2\n')));
@@ -265,16 +269,16 @@ describe('generation record', () => {
 
   test('files written with record: false (secrets) never reach the record or the store', async () => {
     const root = await tempDir();
-    const tree = new FileTree();
-    tree.write('app_configs/x.ini', 'SECRET_KEY = abc\n', { ...gen, record: false, format: false });
-    tree.write('other.txt', 'x\n', gen);
-    await apply(tree, root);
+    const tree = new Tree(root);
+    tree.write('app_configs/x.ini', 'SECRET_KEY = abc\n', { record: false });
+    tree.render('other.txt', 'x\n', gen);
+    await apply(tree);
     const record = await readRecord(root);
     expect(Object.keys(record!.files)).toEqual(['other.txt']);
     // A path that was recorded before and is now written without a record loses its entry.
-    const again = new FileTree();
-    again.write('other.txt', 'now secret\n', { ...gen, record: false });
-    await apply(again, root);
+    const again = new Tree(root);
+    again.write('other.txt', 'now secret\n', { record: false });
+    await apply(again);
     expect((await readRecord(root))?.files).toEqual({});
     for (const blob of await listFiles(path.join(root, '.fw/store'))) {
       expect(await readFile(path.join(root, '.fw/store', blob), 'utf8')).not.toContain('SECRET_KEY');

@@ -10,7 +10,7 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readRecord } from '../../generators/src/engine/record.js';
+import { readRecord } from '../../generators/src/pipeline/record.js';
 import { tempDir } from './helpers.js';
 import { editConfig, fw, snapshot } from './project-helpers.js';
 

@@ -12,3 +12,16 @@ export function identifierFor(name: string): string {
   if (/^[0-9]/.test(id)) id = `_${id}`;
   return RESERVED.has(id) ? `${id}Additive` : id;
 }
+
+/** Names the additive blueprint's `index.ts` imports: the Additive's own variable must not take one. */
+const BLUEPRINT_IMPORTS = new Set(['Additive', 'api', 'app', 'ws', 'afterRequest', 'beforeRequest', 'beforeEnable']);
+
+/**
+ * The variable of the Additive in its own `index.ts` (`export const blog = new Additive(...)`):
+ * {@link identifierFor}, with `Additive` appended when that would clash with a name the module
+ * imports (`app` → `appAdditive`).
+ */
+export function additiveVariable(name: string): string {
+  const id = identifierFor(name);
+  return BLUEPRINT_IMPORTS.has(id) ? `${id}Additive` : id;
+}

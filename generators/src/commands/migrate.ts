@@ -2,11 +2,14 @@ import { configDefaults } from '@fw/schemas';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
+import { report } from '../cli/report.js';
+import { packageVersion } from '../package-info.js';
+import { projectFormatting } from '../pipeline/prettier.js';
+import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { applyGenerate, exitCodeOf, formatGenerate, planGenerate, type GeneratePlan } from '../project/generate.js';
-import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { loadConfig } from '../project/config.js';
-import { withProjectLock } from '../project/lock.js';
+import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
+import { registrationLines, renderWholeProject } from '../project/regenerate.js';
 
 /** The `fw migrate` actions, `init` first. */
 export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'reset', 'diff'] as const;
@@ -60,21 +63,23 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
  * the run because the environment adds `@prisma/client` and `prisma` to `package.json`.
  */
 async function init(root: string, io: CommandIO, dryRun: boolean): Promise<number> {
-  let gp: GeneratePlan;
-  try {
-    gp = await planGenerate({
-      root,
-      migrate: true,
-      generatorId: MIGRATE_GENERATOR_ID,
-      scope: (generator) => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID,
-    });
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(error instanceof Error ? error.message : String(error));
-  }
-  const leftovers = dryRun ? [] : await applyGenerate(gp);
-  io.stdout.write(formatGenerate(gp, { dryRun, leftovers }));
-  return exitCodeOf(gp);
+  const owns = (generator: string): boolean => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID;
+  const { formatter, cache } = projectFormatting(root, packageVersion(), io.env);
+  const result = await runPipeline({
+    root,
+    command: 'fw migrate init',
+    dryRun,
+    tree: { formatter, cache, owns, generatorId: MIGRATE_GENERATOR_ID },
+    render: async (tree) => {
+      try {
+        return await renderWholeProject(tree, { migrate: true, owns, cache });
+      } catch (error) {
+        if (error instanceof CliError) throw error;
+        throw new CliError(error instanceof Error ? error.message : String(error));
+      }
+    },
+  });
+  return report(io, result, { dryRun, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
 }
 
 /** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */
@@ -102,8 +107,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     for (const flag of ['bind', 'force', 'name'] as const) {
       if (values[flag] !== undefined) throw new CliError(`${command} init: --${flag} does not apply to init (it writes the environment of every bind)`);
     }
-    const dryRun = values['dry-run'] === true;
-    return dryRun ? init(root, io, true) : withProjectLock(root, `${command} init`, () => init(root, io, false));
+    return init(root, io, values['dry-run'] === true);
   }
   if (values['dry-run']) throw new CliError(`${command} ${action}: --dry-run applies to init only`);
   const { config } = await loadConfig(root);

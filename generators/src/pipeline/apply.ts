@@ -1,83 +1,121 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../engine/atomic.js';
-import { assertInsideRoot, resolveRoot } from '../engine/contain.js';
-import { updateRecord, type WrittenFile } from '../engine/record.js';
 import { packageVersion } from '../package-info.js';
+import { writeFileAtomic } from './atomic.js';
 import { SIDECAR_SUFFIX } from './classify.js';
-import type { RegenPlan } from './regenerate.js';
+import { Containment } from './contain.js';
+import { removeTempLeftovers } from './leftovers.js';
+import type { Plan, PlanItem } from './plan.js';
+import { mapLimit } from './pool.js';
+import { readRecord, updateRecord, type WrittenFile } from './record.js';
 
-/** The writes {@link applyPlan} needs from the engine. Paths are project-relative POSIX paths. */
-export interface RegenWriter {
-  /** Writes the bytes atomically (old or new, never half), with the mode (default 0o644). */
-  write(path: string, bytes: Buffer, mode?: number): void | Promise<void>;
+/** How many files are written at once (their fsyncs overlap). */
+const WRITE_CONCURRENCY = 16;
+
+/** The writes {@link applyPlan} needs. Paths are project-relative POSIX paths. */
+export interface Writer {
+  /** Writes the bytes atomically (old or new, never half), with the mode. */
+  write(path: string, bytes: Buffer, mode: number): void | Promise<void>;
   /** Removes the file. */
   remove(path: string): void | Promise<void>;
 }
 
-/** How `.fw/record.json` must change after {@link applyPlan}: pass to the engine's `updateRecord`. */
+/** How `.fw/record.json` must change after {@link applyPlan}. */
 export interface RecordUpdates {
   /** Entries to (re)record; `content` is always the new render, the base of the next run. */
   written: WrittenFile[];
-  /** Paths whose entries are removed (deleted files, kept edited files, forgotten deletions). */
+  /** Paths whose entries are removed (deleted files, kept edited files, forgotten deletions, secrets). */
   dropped: string[];
-  /** Paths (including `.fw-new` siblings) actually written or removed. */
-  touched: string[];
+}
+
+async function applyItem(item: PlanItem, writer: Writer, updates: RecordUpdates): Promise<void> {
+  if (item.write) await writer.write(item.path, item.write, item.mode);
+  if (item.sidecar) await writer.write(item.path + SIDECAR_SUFFIX, item.sidecar, item.mode);
+  if (item.remove) await writer.remove(item.path);
+  if (item.record.op === 'set') {
+    updates.written.push({ path: item.path, content: item.record.bytes, generator: item.generator, mode: item.recordMode });
+  } else if (item.record.op === 'drop') {
+    updates.dropped.push(item.path);
+  }
 }
 
 /**
- * Carries out a plan through `writer`, item by item in path order, and returns the record
- * updates for what was actually done. If a write throws, the error propagates and nothing is
- * recorded for the failed item or the ones after it; re-planning later picks up where it stopped
- * (a file already equal to its render classifies as `unchanged` and is recorded then).
+ * Carries out a plan through `writer`: the `first` items one by one (`fw.json`), then the others
+ * in path order, a few at once. Fills `updates` with the record changes of exactly the items that
+ * were carried out; when a write throws, the items not started are not recorded, and the error
+ * propagates after the started ones settle (re-planning picks up where it stopped: a file that
+ * already holds its render classifies as `unchanged` and is recorded then).
  */
-export async function applyPlan(plan: RegenPlan, writer: RegenWriter): Promise<RecordUpdates> {
-  const updates: RecordUpdates = { written: [], dropped: [], touched: [] };
-  for (const item of plan.items) {
-    if (item.write) {
-      await writer.write(item.path, item.write, item.mode);
-      updates.touched.push(item.path);
-    }
-    if (item.sidecar) {
-      await writer.write(item.path + SIDECAR_SUFFIX, item.sidecar, item.mode);
-      updates.touched.push(item.path + SIDECAR_SUFFIX);
-    }
-    if (item.remove) {
-      await writer.remove(item.path);
-      updates.touched.push(item.path);
-    }
-    if (item.record.op === 'set') {
-      updates.written.push({ path: item.path, content: item.record.bytes, generator: item.generator, mode: item.recordMode });
-    } else if (item.record.op === 'drop') {
-      updates.dropped.push(item.path);
-    }
-  }
+export async function applyPlan(plan: Plan, writer: Writer, updates: RecordUpdates = { written: [], dropped: [] }): Promise<RecordUpdates> {
+  for (const item of plan.items.filter((i) => i.first)) await applyItem(item, writer, updates);
+  await mapLimit(plan.items.filter((i) => !i.first), WRITE_CONCURRENCY, (item) => applyItem(item, writer, updates));
   return updates;
 }
 
-/** A {@link RegenWriter} on the real project: atomic writes and removals, containment re-checked before each. */
-export async function diskWriter(projectRoot: string): Promise<RegenWriter> {
+/** A {@link Writer} on the project: atomic writes and removals, containment checked again right before each. */
+export function diskWriter(projectRoot: string): Writer {
   const root = path.resolve(projectRoot);
-  const realRoot = await resolveRoot(root);
+  const contain = new Containment(root);
   return {
-    async write(rel, bytes, mode = 0o644) {
-      await assertInsideRoot(realRoot, root, rel);
+    async write(rel, bytes, mode) {
+      contain.check(rel);
       await writeFileAtomic(path.join(root, rel), bytes, mode, rel);
     },
     async remove(rel) {
-      await assertInsideRoot(realRoot, root, rel);
+      contain.check(rel);
       await rm(path.join(root, rel), { force: true });
     },
   };
 }
 
+/** What {@link apply} did. */
+export interface ApplyResult {
+  created: string[];
+  updated: string[];
+  deleted: string[];
+  unchanged: string[];
+  /** Temp files of an interrupted run that were removed. */
+  leftovers: string[];
+}
+
+async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) await removeEmptyFolders(path.join(dir, name), keep);
+  if (dir !== keep && (await readdir(dir).catch(() => ['?'])).length === 0) await rmdir(dir).catch(() => undefined);
+}
+
 /**
- * Applies a plan to disk with {@link diskWriter}, then updates `.fw/record.json` and `.fw/store`
- * with the engine's `updateRecord`. The whole of `fw generate` after planning (without the lock,
- * which the command holds around plan + apply).
+ * The apply step, the only place fw writes a project: removes the temp files a killed run left in
+ * the folders the plan touches, carries out the plan ({@link applyPlan} with {@link diskWriter}),
+ * then updates `.fw/record.json` and `.fw/store` for exactly what landed (also when a write failed,
+ * so the record always describes the disk; the failure is rethrown after), removes the folders the
+ * plan asked to prune once they are empty, and saves the cache. Every step is idempotent, so a
+ * run killed at any point is completed by the next one.
  */
-export async function applyPlanToDisk(plan: RegenPlan, options: { generatorVersion?: string } = {}): Promise<RecordUpdates> {
-  const updates = await applyPlan(plan, await diskWriter(plan.root));
-  await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), updates.written, updates.dropped);
-  return updates;
+export async function apply(plan: Plan, options: { generatorVersion?: string } = {}): Promise<ApplyResult> {
+  const leftovers = await removeTempLeftovers(plan.root, plan.items.map((i) => i.path));
+  const updates: RecordUpdates = { written: [], dropped: [] };
+  const failure = await applyPlan(plan, diskWriter(plan.root), updates).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  const record = (await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), updates.written, updates.dropped)) ?? (await readRecord(plan.root));
+  if (failure) throw failure.error;
+  for (const folder of plan.prune) await removeEmptyFolders(path.join(plan.root, folder), path.dirname(path.join(plan.root, folder)));
+  if (plan.cache) {
+    const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));
+    await plan.cache.save(plan.root, (hash) => stored.has(hash), plan.ownsAll);
+  }
+  const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers };
+  for (const item of plan.items) {
+    if (item.remove) result.deleted.push(item.path);
+    else if (item.write) (item.disk === undefined ? result.created : result.updated).push(item.path);
+    else result.unchanged.push(item.path);
+  }
+  return result;
 }

@@ -1,8 +1,8 @@
-import { hasConflictMarkers, mergeFile } from './merge.js';
+import { hasConflictMarkers, MARKER_OURS, mergeFile } from './merge.js';
 import { decodeText, detectEol, fromLf, sameContent } from './text.js';
 
-/** What regeneration does with one path. */
-export type RegenAction =
+/** What the pipeline does with one path (docs/regeneration.md explains each). */
+export type PlanAction =
   | 'create'
   | 'update'
   | 'merge'
@@ -12,12 +12,13 @@ export type RegenAction =
   | 'delete'
   | 'keep-edited'
   | 'adopt'
-  | 'conflict-untracked';
+  | 'conflict-untracked'
+  | 'seed';
 
-/** Every {@link RegenAction}, in the order summaries list them. */
-export const REGEN_ACTIONS: readonly RegenAction[] = [
+/** Every {@link PlanAction}, in the order summaries list them. */
+export const PLAN_ACTIONS: readonly PlanAction[] = [
   'create', 'update', 'merge', 'conflict', 'conflict-untracked', 'delete',
-  'skip-deleted', 'keep-edited', 'adopt', 'unchanged',
+  'skip-deleted', 'keep-edited', 'adopt', 'seed', 'unchanged',
 ];
 
 /** Suffix of the sibling file that receives the new render when the path itself cannot take it. */
@@ -42,12 +43,17 @@ export interface ClassifyInput {
   disk: Buffer | undefined;
   /** The new render; `undefined` when the current config no longer produces the path. */
   theirs: Buffer | undefined;
+  /**
+   * A file fw did not write is in the way of the render: overwrite it instead of leaving it alone
+   * with the render in a `.fw-new` sidecar (`create project --force` does this).
+   */
+  overwriteUntracked?: boolean;
 }
 
 /** The decision for one path. Pure data: nothing has been written yet. */
 export interface Classification {
   path: string;
-  action: RegenAction;
+  action: PlanAction;
   /** Why, in words for the user. */
   reason: string;
   /** Bytes to write at `path`, when the path changes. */
@@ -78,7 +84,7 @@ function inDiskEol(theirs: Buffer, disk: Buffer): Buffer {
 }
 
 function stillConflicted(bytes: Buffer | undefined): boolean {
-  if (bytes === undefined) return false;
+  if (bytes === undefined || !bytes.includes(MARKER_OURS)) return false;
   const text = decodeText(bytes);
   return text !== undefined && hasConflictMarkers(text);
 }
@@ -107,6 +113,9 @@ function decide(input: ClassifyInput): Decision {
     if (disk === undefined) return { action: 'create', reason: `new file${missing}`, write: theirs, record: set(theirs) };
     if (sameContent(disk, theirs)) {
       return { action: 'adopt', reason: `an identical file already exists${missing}: recorded`, record: set(theirs) };
+    }
+    if (input.overwriteUntracked) {
+      return { action: 'update', reason: `overwritten (--force): fw did not write the file that was there${missing}`, write: theirs, record: set(theirs) };
     }
     return {
       action: 'conflict-untracked',

@@ -1,14 +1,17 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PathRefusedError } from './paths.js';
 
-/** Resolves `target` through symlinks; the part that does not exist yet is appended as is. */
-async function resolveExisting(target: string): Promise<string> {
+/**
+ * Resolves `target` through the symlinks that exist on disk; the part that does not exist yet is
+ * appended as it is. A dangling symlink is refused (it could be created pointing anywhere).
+ */
+function resolveExisting(target: string): string {
   let existing = target;
   const rest: string[] = [];
   for (;;) {
     try {
-      await lstat(existing);
+      lstatSync(existing);
       break;
     } catch {
       const parent = path.dirname(existing);
@@ -19,27 +22,49 @@ async function resolveExisting(target: string): Promise<string> {
   }
   let real: string;
   try {
-    real = await realpath(existing);
+    real = realpathSync(existing);
   } catch {
-    // lstat saw it but realpath cannot follow it: a dangling symlink.
     throw new PathRefusedError(existing, 'it is a symlink whose target does not exist');
   }
   return path.join(real, ...rest);
 }
 
-/** The project root with symlinks resolved (the root itself may not exist yet). */
-export function resolveRoot(projectRoot: string): Promise<string> {
-  return resolveExisting(path.resolve(projectRoot));
-}
-
 /**
- * Refuses `relativePath` if, once symlinks already on disk are followed, it lands outside the
- * project root (e.g. `fluid` is a symlink to `/etc`). `realRoot` comes from {@link resolveRoot}.
+ * Keeps every path of a run inside the project root once the symlinks already on disk are
+ * followed (`fluid` a symlink to `/etc` must not let a generator write `/etc/app.ts`). A folder is
+ * resolved once per instance; the file itself is `lstat`ed on every check, so a file replaced by a
+ * symlink is caught. The pipeline checks every path when it plans (a dry run reports a refusal
+ * too) and again, with a fresh instance, right before each write.
  */
-export async function assertInsideRoot(realRoot: string, projectRoot: string, relativePath: string): Promise<void> {
-  const resolved = await resolveExisting(path.join(path.resolve(projectRoot), relativePath));
-  const fromRoot = path.relative(realRoot, resolved);
-  if (fromRoot === '' || fromRoot === '..' || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
-    throw new PathRefusedError(relativePath, `a symlink makes it resolve to ${resolved}, outside the project root ${realRoot}`);
+export class Containment {
+  readonly root: string;
+  readonly #realRoot: string;
+  readonly #folders = new Map<string, string>();
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    this.#realRoot = resolveExisting(this.root);
+  }
+
+  /** Throws {@link PathRefusedError} when `relative` (a normalised project path) leaves the root. */
+  check(relative: string): void {
+    const folder = path.posix.dirname(relative);
+    let realFolder = this.#folders.get(folder);
+    if (realFolder === undefined) {
+      realFolder = folder === '.' ? this.#realRoot : resolveExisting(path.join(this.root, folder));
+      this.#folders.set(folder, realFolder);
+    }
+    let resolved = path.join(realFolder, path.posix.basename(relative));
+    let link = false;
+    try {
+      link = lstatSync(resolved).isSymbolicLink();
+    } catch {
+      // not there yet: the folder decides
+    }
+    if (link) resolved = resolveExisting(resolved);
+    const fromRoot = path.relative(this.#realRoot, resolved);
+    if (fromRoot === '' || fromRoot === '..' || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
+      throw new PathRefusedError(relative, `a symlink makes it resolve to ${resolved}, outside the project root ${this.#realRoot}`);
+    }
   }
 }

@@ -1,5 +1,14 @@
-import { createTwoFilesPatch } from 'diff';
+import { createRequire } from 'node:module';
 import { decodeText } from './text.js';
+
+type Diff = typeof import('diff');
+let diff: Diff | undefined;
+
+/** jsdiff, required on the first diff only: a run that prints no diff never loads it. */
+function jsdiff(): Diff {
+  diff ??= createRequire(import.meta.url)('diff') as Diff;
+  return diff;
+}
 
 /**
  * A git-style unified diff of one path from `before` to `after` (`undefined` = the file does not
@@ -18,7 +27,7 @@ export function unifiedDiff(path: string, before: Uint8Array | string | undefine
   const tb = b === undefined ? '' : decodeText(b);
   const ta = a === undefined ? '' : decodeText(a);
   if (tb === undefined || ta === undefined) return `Binary files ${oldName} and ${newName} differ\n`;
-  const patch = createTwoFilesPatch(oldName, newName, tb, ta, undefined, undefined, { context: 3 });
+  const patch = jsdiff().createTwoFilesPatch(oldName, newName, tb, ta, undefined, undefined, { context: 3 });
   // Drop the "=====" underline diff adds; keep the ---/+++ headers git prints.
   return patch.replace(/^=+\n/, '');
 }

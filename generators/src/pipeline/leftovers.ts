@@ -1,6 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { TEMP_MARKER } from '../engine/atomic.js';
+import { TEMP_MARKER } from './atomic.js';
 
 /**
  * Removes the engine's temp files (`<file>.fw-tmp-<random>`) that a killed run left in the

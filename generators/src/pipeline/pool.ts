@@ -1,15 +1,18 @@
 /**
- * Runs `task` over `items` with at most `limit` running at once (file writes overlap their
- * fsyncs this way). Rejects with the first failure, after every started task has settled.
+ * Runs `task` over `items` with at most `limit` calls in flight, starting them in order, and
+ * returns the results in input order. On the first failure no new task starts; the promise
+ * rejects with that failure once every started task has settled (so nothing is left running).
+ * The pipeline's one concurrency helper: store writes, file writes and reads all use it.
  */
-export async function forEachLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
     while (failure === undefined && next < items.length) {
-      const item = items[next++] as T;
+      const index = next++;
       try {
-        await task(item);
+        results[index] = await task(items[index] as T);
       } catch (error) {
         failure ??= { error };
       }
@@ -17,4 +20,5 @@ export async function forEachLimit<T>(items: readonly T[], limit: number, task: 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   if (failure) throw failure.error;
+  return results;
 }

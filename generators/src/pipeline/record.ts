@@ -1,9 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { access, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic.js';
-import { compareText } from './file-tree.js';
 import { sha256 } from './hash.js';
-import { forEachLimit } from './pool.js';
+import { mapLimit } from './pool.js';
 
 /** Folder of the generation record, relative to the project root. */
 export const RECORD_DIR = '.fw';
@@ -27,7 +27,7 @@ export interface RecordEntry {
 /** `.fw/record.json`: what the generators last wrote, the base of three-way regeneration. */
 export interface GenerationRecord {
   version: 1;
-  /** Version of create-fw-app that last wrote the record. */
+  /** Version of fw that last wrote the record. */
   generator: string;
   /** Project-relative POSIX path → entry, keys sorted. */
   files: Record<string, RecordEntry>;
@@ -103,18 +103,49 @@ export const GITATTRIBUTES_FILE = '.fw/.gitattributes';
 const GITATTRIBUTES = '# Written by fw: the content store must keep its exact bytes in every checkout.\nstore/** -text -diff\n';
 
 /**
- * The exact bytes last written for an entry, from the content store. A blob checked out with
- * CRLF line endings by git (`core.autocrlf`, in a clone made before `.fw/.gitattributes` existed)
- * is read back as the LF bytes it was, when those hash to its name.
+ * The exact bytes of a blob as written, given the bytes read from `.fw/store/<hash>`. A blob
+ * checked out with CRLF line endings by git (`core.autocrlf`, in a clone made before
+ * `.fw/.gitattributes` existed) is read back as the LF bytes it was, when those hash to its name.
  */
-export async function readStored(projectRoot: string, hash: string): Promise<Buffer> {
-  const content = await readFile(path.join(projectRoot, STORE_DIR, hash));
+function verified(content: Buffer, hash: string): Buffer {
   if (sha256(content) === hash) return content;
   if (content.includes('\r\n')) {
     const lf = Buffer.from(content.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
     if (sha256(lf) === hash) return lf;
   }
   throw new RecordError(`${STORE_DIR}/${hash} is corrupt: its bytes do not hash to its name`);
+}
+
+/** The exact bytes last written for an entry, from the content store (see {@link Store}). */
+export async function readStored(projectRoot: string, hash: string): Promise<Buffer> {
+  return verified(await readFile(path.join(projectRoot, STORE_DIR, hash)), hash);
+}
+
+/**
+ * The content store of one run: blobs are read synchronously (a planner reads thousands of small
+ * files; synchronous reads are about twice as fast here) and kept for the run, so a blob asked
+ * for twice (the base of a path and a cached formatted render) is read once.
+ */
+export class Store {
+  readonly #dir: string;
+  readonly #blobs = new Map<string, Buffer | undefined>();
+
+  constructor(projectRoot: string) {
+    this.#dir = path.join(projectRoot, STORE_DIR);
+  }
+
+  /** The blob named `hash`, or `undefined` when it is missing or corrupt. */
+  read(hash: string): Buffer | undefined {
+    if (this.#blobs.has(hash)) return this.#blobs.get(hash);
+    let blob: Buffer | undefined;
+    try {
+      blob = verified(readFileSync(path.join(this.#dir, hash)), hash);
+    } catch {
+      blob = undefined;
+    }
+    this.#blobs.set(hash, blob);
+    return blob;
+  }
 }
 
 /** A file just written, as the record needs it. */
@@ -150,7 +181,7 @@ export async function updateRecord(
   if (written.length === 0 && deleted.length === 0) return undefined;
   const previous = await readRecord(projectRoot);
   const record: GenerationRecord = { version: 1, generator: generatorVersion, files: { ...previous?.files } };
-  await forEachLimit(written, 16, async (file) => {
+  await mapLimit(written, 16, async (file) => {
     const hash = sha256(file.content);
     const blob = path.join(projectRoot, STORE_DIR, hash);
     if (!(await exists(blob))) await writeFileAtomic(blob, file.content, 0o644, `${STORE_DIR}/${hash}`);
@@ -180,4 +211,9 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** Plain code-unit comparison, so ordering never depends on the locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,104 +1,281 @@
+import path from 'node:path';
+import type { Cache } from './cache.js';
+import { Containment } from './contain.js';
+import { verbatim, type Formatter } from './format.js';
 import { normalizeProjectPath } from './paths.js';
+import { FILE_MODE, ownedEntries, Planner, type ExplicitInput, type Plan, type PlanItem, type RenderInput } from './plan.js';
+import { compareText, readRecord, RecordError, Store, type GenerationRecord, type RecordEntry } from './record.js';
 
-/** Default mode of a generated file. */
-export const FILE_MODE = 0o644;
-/** Mode of a generated executable (scripts, bins). */
-export const EXECUTABLE_MODE = 0o755;
-
-/** Options of one intended write. */
-export interface WriteOptions {
-  /** Which generator or blueprint produced the file (kept in the generation record). */
+/** Options of {@link Tree.render}. */
+export interface RenderOptions {
+  /** Which generator produced the file (kept in the generation record). */
   generator: string;
-  /** File mode; default 0o644. Only the executable bit is compared with disk. */
+  /** File mode; default 0o644. Only the executable bit is merged with disk. */
   mode?: number;
-  /** Prettier-format by extension before planning (default true; `.hbs`, `.ini`, binaries are never formatted). */
+  /** Run the formatter over it before planning (default true; `.hbs`, `.ini` and binaries are never formatted). */
   format?: boolean;
-  /**
-   * Keep the written bytes in the generation record (default true). Files holding secrets
-   * (`app_configs/*.ini`) pass false: the record is meant to be committed to git.
-   */
-  record?: boolean;
 }
 
-/** One intended write in a {@link FileTree}. */
-export interface WriteEntry {
-  kind: 'write';
-  path: string;
+/** Options of {@link Tree.write}. */
+export interface WriteOptions {
+  /** File mode; default: the mode of the file on disk, else 0o644. */
+  mode?: number;
+  /**
+   * `false`: the file is never kept in the generation record, which is committed to git (secrets,
+   * and `fw.json`, the user's own input); an earlier entry is dropped. By default an explicit write
+   * leaves the path's record entry as it is.
+   */
+  record?: boolean;
+  /** Write only when the path does not exist yet (then it is the user's: an app config). */
+  ifMissing?: boolean;
+  /** A seed: written once when missing, reported as `seed` (starter catalogs); implies `ifMissing`. */
+  seed?: boolean;
+  /** Apply before every other file (`fw.json`), so a killed run leaves `fw generate` a complete input. */
+  first?: boolean;
+  /** The file holds a secret: a dry run and `--json` never show its bytes. */
+  secret?: boolean;
+  /** Why, in words for the user (shown next to the path). */
+  reason?: string;
+}
+
+/** Options of a {@link Tree}. */
+export interface TreeOptions {
+  /** Formats every render before planning (default: {@link verbatim}). */
+  formatter?: Formatter;
+  /**
+   * The generators this run answers for (default: all). A render of another generator is ignored;
+   * a record entry of an owned generator that nothing renders any more is deleted (or kept, if
+   * edited).
+   */
+  owns?: (generator: string) => boolean;
+  /** The run's name (`fw generate`, ...): recorded for explicit files without a render, shown in `--json`. */
+  generatorId?: string;
+  /** The generation record (default: read from `.fw/record.json`). */
+  record?: GenerationRecord;
+  /** Overwrite files fw did not write that are in the way of a render (`create project --force`). */
+  overwriteUntracked?: boolean;
+  /** Remove owned files that are no longer rendered even when edited (`fw destroy additive --force`). */
+  removeEdited?: boolean;
+  /** `.fw/cache/`: wraps the formatter, and is saved by the apply step. */
+  cache?: Cache;
+}
+
+interface RenderEntry {
   content: Buffer;
   generator: string;
   mode: number;
   format: boolean;
-  record: boolean;
 }
 
-/** One intended delete in a {@link FileTree}. */
-export interface DeleteEntry {
-  kind: 'delete';
-  path: string;
-  generator: string;
+/** Everything a {@link Tree} needs from disk, read once when first needed. */
+interface Context {
+  planner: Planner;
+  formatter: Formatter;
+  owned: Map<string, RecordEntry>;
+  files: Record<string, RecordEntry>;
 }
 
-/** An entry of a {@link FileTree}. */
-export type TreeEntry = WriteEntry | DeleteEntry;
+const bytesOf = (content: string | Uint8Array): Buffer => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content));
 
 /**
- * The in-memory tree of intended writes and deletes every generator writes into. Nothing
- * touches disk until the tree is planned and committed. Paths are project-relative POSIX paths,
- * validated on the way in (see {@link normalizeProjectPath}); the last operation on a path wins.
+ * The in-memory tree every fw command writes into, in the manner of Nx's `Tree`: nothing touches
+ * disk until its plan is applied, and reads see pending changes.
+ *
+ * - {@link render} records what a generator produces for a path ("theirs"): the planner merges it
+ *   three ways with the file on disk and the record's base, so a user's edits are kept.
+ * - {@link write} and {@link delete} record the final bytes of a file the command computed itself
+ *   (a `fw.json` edit, a codemod of `fluid/app.ts`, an app config). On a rendered path a write
+ *   replaces the merged result and the record keeps the render as the base.
+ * - {@link read} answers what the file will hold once the plan is applied: the pending write, else
+ *   the merge of the render with the disk, else the disk.
+ *
+ * Paths are project-relative POSIX paths, validated on the way in ({@link normalizeProjectPath}).
  */
-export class FileTree {
-  readonly #entries = new Map<string, TreeEntry>();
+export class Tree {
+  readonly root: string;
+  readonly #options: TreeOptions;
+  readonly #owns: (generator: string) => boolean;
+  readonly #renders = new Map<string, RenderEntry>();
+  readonly #explicit = new Map<string, ExplicitInput>();
+  readonly #formatted = new Map<string, Promise<Buffer>>();
+  readonly #items = new Map<string, PlanItem | undefined>();
+  readonly #prune = new Set<string>();
+  #context: Promise<Context> | undefined;
 
-  /** Records an intended write of `content` (UTF-8 if a string) at `path`. */
-  write(path: string, content: string | Uint8Array, options: WriteOptions): void {
-    const key = normalizeProjectPath(path);
-    this.#entries.set(key, {
+  constructor(root: string, options: TreeOptions = {}) {
+    this.root = path.resolve(root);
+    this.#options = options;
+    this.#owns = options.owns ?? (() => true);
+  }
+
+  /** Records the render of `file` by `options.generator`; ignored when the run does not answer for that generator. */
+  render(file: string, content: string | Uint8Array, options: RenderOptions): void {
+    if (!this.#owns(options.generator)) return;
+    const key = normalizeProjectPath(file);
+    this.#renders.set(key, { content: bytesOf(content), generator: options.generator, mode: options.mode ?? FILE_MODE, format: options.format ?? true });
+    this.#formatted.delete(key);
+    this.#items.delete(key);
+  }
+
+  /** The raw (unformatted) render of `file`, for renders that build on another (`package.json` workspaces). */
+  rendered(file: string): Buffer | undefined {
+    return this.#renders.get(normalizeProjectPath(file))?.content;
+  }
+
+  /** Every rendered path, sorted. */
+  renderedPaths(): string[] {
+    return [...this.#renders.keys()].sort(compareText);
+  }
+
+  /** Drops the render of `file` (a render the run produced but must not write, e.g. `fw.json`). */
+  unrender(file: string): void {
+    const key = normalizeProjectPath(file);
+    this.#renders.delete(key);
+    this.#items.delete(key);
+  }
+
+  /** Records the final bytes of `file` (see {@link WriteOptions}). */
+  write(file: string, content: string | Uint8Array, options: WriteOptions = {}): void {
+    const key = normalizeProjectPath(file);
+    this.#explicit.set(key, {
       kind: 'write',
-      path: key,
-      content: typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content),
-      generator: options.generator,
-      mode: options.mode ?? FILE_MODE,
-      format: options.format ?? true,
-      record: options.record ?? true,
+      content: bytesOf(content),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.record === undefined ? {} : { record: options.record }),
+      ifMissing: (options.ifMissing ?? false) || (options.seed ?? false),
+      seed: options.seed ?? false,
+      first: options.first ?? false,
+      secret: options.secret ?? false,
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
     });
+    this.#items.delete(key);
   }
 
-  /** Records an intended delete of `path` (a no-op at commit if the file is already gone). */
-  delete(path: string, options: { generator: string }): void {
-    const key = normalizeProjectPath(path);
-    this.#entries.set(key, { kind: 'delete', path: key, generator: options.generator });
+  /** Records the removal of `file` (nothing when it is already gone); its record entry is dropped. */
+  delete(file: string, options: { reason?: string; first?: boolean } = {}): void {
+    const key = normalizeProjectPath(file);
+    this.#explicit.set(key, { kind: 'delete', first: options.first ?? false, ...(options.reason === undefined ? {} : { reason: options.reason }) });
+    this.#items.delete(key);
   }
 
-  /** Drops any entry for `path` (neither written nor deleted). Returns the entry it dropped. */
-  forget(path: string): TreeEntry | undefined {
-    const key = normalizeProjectPath(path);
-    const entry = this.#entries.get(key);
-    this.#entries.delete(key);
-    return entry;
+  /** Removes `folder` after apply if the run left it empty (its empty subfolders too). */
+  pruneEmpty(folder: string): void {
+    this.#prune.add(normalizeProjectPath(folder));
   }
 
-  /** The entry for `path`, if any. */
-  get(path: string): TreeEntry | undefined {
-    return this.#entries.get(normalizeProjectPath(path));
+  /** How the path will be planned (merged, created, ...), or `undefined` when the run leaves it alone. */
+  async item(file: string): Promise<PlanItem | undefined> {
+    const key = normalizeProjectPath(file);
+    if (this.#items.has(key)) return this.#items.get(key);
+    const context = await this.#load();
+    const render = await this.#render(key, context);
+    const explicit = this.#explicit.get(key);
+    const entry = context.owned.get(key) ?? (render || explicit ? context.files[key] : undefined);
+    const item = context.planner.plan({ path: key, ...(render ? { render } : {}), ...(explicit ? { explicit } : {}), ...(entry ? { entry } : {}) });
+    this.#items.set(key, item);
+    return item;
   }
 
-  /** Whether the tree has an entry for `path`. */
-  has(path: string): boolean {
-    return this.#entries.has(normalizeProjectPath(path));
+  /** What `file` will hold once the plan is applied; `undefined` when it will not exist. */
+  async read(file: string): Promise<Buffer | undefined> {
+    const key = normalizeProjectPath(file);
+    const explicit = this.#explicit.get(key);
+    if (explicit?.kind === 'delete') return undefined;
+    if (explicit && !explicit.ifMissing) return explicit.content;
+    const item = await this.item(key);
+    if (!item) return (await this.#load()).planner.read(key)?.bytes;
+    return item.remove ? undefined : (item.write ?? item.disk);
   }
 
-  /** Every entry, sorted by path. */
-  entries(): TreeEntry[] {
-    return [...this.#entries.values()].sort((a, b) => compareText(a.path, b.path));
+  /** {@link read} as UTF-8 text. */
+  async readText(file: string): Promise<string | undefined> {
+    return (await this.read(file))?.toString('utf8');
   }
 
-  /** Number of entries. */
-  get size(): number {
-    return this.#entries.size;
+  /** Whether `file` will exist once the plan is applied. */
+  async exists(file: string): Promise<boolean> {
+    return (await this.read(file)) !== undefined;
   }
-}
 
-/** Plain code-unit comparison, so ordering never depends on the locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  /** The generation record the run plans against. */
+  async record(): Promise<Record<string, RecordEntry>> {
+    return (await this.#load()).files;
+  }
+
+  /**
+   * Plans every path the run touches: each render, each explicit change and each owned record
+   * entry. Renders are formatted first, all at once. Writes nothing: this is the whole of a dry run.
+   */
+  async plan(): Promise<Plan> {
+    const context = await this.#load();
+    const paths = new Set<string>([...this.#renders.keys(), ...this.#explicit.keys(), ...context.owned.keys()]);
+    await this.#formatAll(context);
+    const items: PlanItem[] = [];
+    for (const file of [...paths].sort(compareText)) {
+      const item = await this.item(file);
+      if (item) items.push(item);
+    }
+    const ownsAll = this.#options.owns === undefined;
+    return {
+      root: this.root,
+      generatorId: this.#options.generatorId ?? 'fw',
+      items,
+      prune: [...this.#prune].sort(compareText),
+      ownsAll,
+      ...(this.#options.cache ? { cache: this.#options.cache } : {}),
+    };
+  }
+
+  #load(): Promise<Context> {
+    this.#context ??= (async () => {
+      const record = this.#options.record ?? (await readRecord(this.root));
+      const files = record?.files ?? {};
+      for (const file of Object.keys(files)) {
+        if (normalizeProjectPath(file) !== file) throw new RecordError(`.fw/record.json: path "${file}" is not normalised (expected "${normalizeProjectPath(file)}")`);
+      }
+      const store = new Store(this.root);
+      const planner = new Planner(
+        this.root,
+        {
+          generatorId: this.#options.generatorId ?? 'fw',
+          overwriteUntracked: this.#options.overwriteUntracked ?? false,
+          removeEdited: this.#options.removeEdited ?? false,
+        },
+        store,
+        new Containment(this.root),
+      );
+      const inner = this.#options.formatter ?? verbatim;
+      const formatter = this.#options.cache ? this.#options.cache.formatter(inner, store) : inner;
+      return { planner, formatter, owned: ownedEntries(record ?? undefined, this.#owns), files };
+    })();
+    return this.#context;
+  }
+
+  /** Formats every render not formatted yet, in one call (the cache and prettier work in batches). */
+  async #formatAll(context: Context): Promise<void> {
+    const pending = [...this.#renders].filter(([file, r]) => r.format && !this.#formatted.has(file));
+    if (pending.length === 0) return;
+    const done = context.formatter.format(pending.map(([file, r]) => ({ path: file, content: r.content })));
+    pending.forEach(([file], i) => {
+      const one = done.then((out) => out[i]!);
+      one.catch(() => undefined); // a failure is thrown by the await below, once
+      this.#formatted.set(file, one);
+    });
+    await done;
+  }
+
+  async #render(file: string, context: Context): Promise<RenderInput | undefined> {
+    const render = this.#renders.get(file);
+    if (!render) return undefined;
+    let content = render.content;
+    if (render.format) {
+      let formatted = this.#formatted.get(file);
+      if (!formatted) {
+        formatted = context.formatter.format([{ path: file, content: render.content }]).then((out) => out[0]!);
+        this.#formatted.set(file, formatted);
+      }
+      content = await formatted;
+    }
+    return { content, generator: render.generator, mode: render.mode };
+  }
 }

@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parseProjectConfig, type ProjectConfig } from '@fw/schemas';
 import { CliError } from '../cli/errors.js';
-import { writeFileAtomic } from '../engine/atomic.js';
+
+/** The project config file, relative to the project root. */
+export const CONFIG_FILE = 'fw.json';
 
 /** A project's `fw.json`: its validated content and its text as on disk. */
 export interface LoadedConfig {
@@ -10,7 +13,7 @@ export interface LoadedConfig {
   root: string;
   /** The validated config. */
   config: ProjectConfig;
-  /** The file's text, for edits that keep every other key as written. */
+  /** The file's text, for edits that keep every other byte as written. */
   text: string;
 }
 
@@ -19,8 +22,7 @@ export interface LoadedConfig {
  * file (and the key path, from `parseProjectConfig`).
  */
 export async function loadConfig(root: string): Promise<LoadedConfig> {
-  const file = path.join(root, 'fw.json');
-  const text = await readFile(file, 'utf8');
+  const text = await readFile(path.join(root, CONFIG_FILE), 'utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -28,24 +30,49 @@ export async function loadConfig(root: string): Promise<LoadedConfig> {
     throw new CliError(`fw.json is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    return { root, config: parseProjectConfig(json, 'fw.json'), text };
+    return { root, config: parseProjectConfig(json, CONFIG_FILE), text };
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
 }
 
-/**
- * `fw.json` text with its `additives` list replaced by `edit(list)`. Every other key keeps its
- * value and order; the file is written back as two-space JSON with a final newline.
- */
-export function editAdditives(text: string, edit: (list: readonly string[]) => string[]): string {
-  const json = JSON.parse(text) as Record<string, unknown>;
-  const list = Array.isArray(json.additives) ? (json.additives as unknown[]).filter((a): a is string => typeof a === 'string') : [];
-  json.additives = edit(list);
-  return `${JSON.stringify(json, null, 2)}\n`;
+/** The indentation and line ending `fw.json` already uses, so an edit looks like the rest of the file. */
+function styleOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
+  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }
 
-/** Writes `fw.json` atomically (old or new, never half). */
-export async function writeConfig(root: string, text: string): Promise<void> {
-  await writeFileAtomic(path.join(root, 'fw.json'), Buffer.from(text, 'utf8'), 0o644, 'fw.json');
+/**
+ * `fw.json` text with its `additives` list replaced by `edit(list)`, edited in place with
+ * jsonc-parser: every other byte (key order, spacing, comments, line endings) stays as the user
+ * wrote it. Returns the text unchanged when the list is unchanged.
+ */
+export function editAdditives(text: string, edit: (list: readonly string[]) => string[]): string {
+  const errors: ParseError[] = [];
+  const json = parse(text, errors, { allowTrailingComma: false }) as { additives?: unknown } | undefined;
+  const first = errors[0];
+  if (first) throw new CliError(`fw.json is not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
+  const list = Array.isArray(json?.additives) ? json.additives.filter((a): a is string => typeof a === 'string') : [];
+  const next = edit(list);
+  if (next.length === list.length && next.every((name, i) => name === list[i])) return text;
+  // A one-line (minified) file gets minimal edits; otherwise jsonc-parser lays out the lines it
+  // touches in the file's own indentation, and leaves every other line alone.
+  const format = text.trim().includes('\n') ? { formattingOptions: styleOf(text) } : {};
+  const removed = list.filter((name) => !next.includes(name));
+  const added = next.filter((name) => !list.includes(name));
+  let out = text;
+  const array = Array.isArray(json?.additives) ? (json.additives as unknown[]) : undefined;
+  if (array && removed.length === 0 && list.every((name, i) => next[i] === name)) {
+    for (const [i, name] of added.entries()) {
+      out = applyEdits(out, modify(out, ['additives', array.length + i], name, { ...format, isArrayInsertion: true }));
+    }
+    return out;
+  }
+  if (array && added.length === 0) {
+    for (let i = array.length - 1; i >= 0; i--) {
+      if (typeof array[i] === 'string' && removed.includes(array[i] as string)) out = applyEdits(out, modify(out, ['additives', i], undefined, format));
+    }
+    return out;
+  }
+  return applyEdits(out, modify(out, ['additives'], next, format));
 }

@@ -1,15 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import Handlebars from 'handlebars';
-import { EXECUTABLE_MODE, FILE_MODE, type FileTree } from '../engine/file-tree.js';
 import { blueprintDir } from '../package-info.js';
+import { EXECUTABLE_MODE, FILE_MODE } from '../pipeline/plan.js';
+import type { Tree } from '../pipeline/tree.js';
+import { compileTemplate, type Template } from './handlebars.js';
 
 /** One blueprint file, compiled once per process. */
 interface CompiledFile {
   /** Target path segments; a segment holding `{{` is a template. */
-  segments: Array<string | HandlebarsTemplateDelegate>;
+  segments: Array<string | Template>;
   /** A template (`.hbs`) or bytes copied as they are. */
-  content: HandlebarsTemplateDelegate | Buffer;
+  content: Template | Buffer;
   mode: number;
 }
 
@@ -19,14 +21,10 @@ export interface CompiledBlueprint {
   files: CompiledFile[];
 }
 
-/** The handlebars instance of blueprints: the `json` helper (`{{{json value}}}`), HTML escaping as in node-plop. */
-const hbs = Handlebars.create();
-hbs.registerHelper('json', (value: unknown) => JSON.stringify(value));
-
 /** Blueprint file names npm would not ship as is. */
 const RENAMES: Record<string, string> = { _gitignore: '.gitignore' };
 
-const cache = new Map<string, Promise<CompiledBlueprint>>();
+const folders = new Map<string, Promise<CompiledBlueprint>>();
 
 async function compile(kind: string, source: string): Promise<CompiledBlueprint> {
   const entries = await readdir(source, { recursive: true, withFileTypes: true });
@@ -38,13 +36,12 @@ async function compile(kind: string, source: string): Promise<CompiledBlueprint>
     paths.map(async (file): Promise<CompiledFile> => {
       const absolute = path.join(source, ...file.split('/'));
       const templated = file.endsWith('.hbs');
-      const segments = (templated ? file.slice(0, -'.hbs'.length) : file)
-        .split('/')
-        .map((s) => RENAMES[s] ?? (s.includes('{{') ? hbs.compile(s, { strict: true }) : s));
+      const target = templated ? file.slice(0, -'.hbs'.length) : file;
+      const segments = target.split('/').map((s) => RENAMES[s] ?? (s.includes('{{') ? compileTemplate(s, 'path') : s));
       const [bytes, stats] = await Promise.all([readFile(absolute), stat(absolute)]);
       return {
         segments,
-        content: templated ? hbs.compile(bytes.toString('utf8'), { strict: true }) : bytes,
+        content: templated ? compileTemplate(bytes.toString('utf8'), target) : bytes,
         mode: (stats.mode & 0o111) !== 0 ? EXECUTABLE_MODE : FILE_MODE,
       };
     }),
@@ -55,23 +52,24 @@ async function compile(kind: string, source: string): Promise<CompiledBlueprint>
 /** `blueprints/<kind>` compiled (cached for the process). `source` overrides the folder (tests). */
 export function loadBlueprint(kind: string, source = blueprintDir(kind)): Promise<CompiledBlueprint> {
   const key = `${kind}\0${source}`;
-  let compiled = cache.get(key);
+  let compiled = folders.get(key);
   if (!compiled) {
     compiled = compile(kind, source);
-    cache.set(key, compiled);
+    folders.set(key, compiled);
   }
   return compiled;
 }
 
 /**
  * Renders a compiled blueprint into `tree` under `destination` (default: the project root), every
- * file recorded with `generator`. `.hbs` files are rendered (and prettier-formatted by the engine),
- * other files are copied byte for byte; `_gitignore` becomes `.gitignore`. Returns the paths written.
+ * file recorded with `generator`. `.hbs` files are rendered (and formatted by the pipeline),
+ * other files are copied byte for byte (never formatted); `_gitignore` becomes `.gitignore`. The
+ * executable bit of a blueprint file carries over. Returns the paths rendered.
  */
-export function renderCompiled(
+export function renderBlueprint(
   blueprint: CompiledBlueprint,
   data: Record<string, unknown>,
-  tree: FileTree,
+  tree: Tree,
   generator: string,
   destination?: string,
 ): string[] {
@@ -81,8 +79,25 @@ export function renderCompiled(
     const target = destination ? `${destination}/${rel}` : rel;
     const templated = !Buffer.isBuffer(file.content);
     const content = Buffer.isBuffer(file.content) ? file.content : file.content(data);
-    tree.write(target, content, { generator, mode: file.mode, format: templated });
+    tree.render(target, content, { generator, mode: file.mode, format: templated });
     written.push(target);
   }
   return written;
+}
+
+const templates = new Map<string, Template>();
+
+/**
+ * One template of `blueprints/<kind>` (`rel` ends in `.hbs`), compiled once per process, for the
+ * renders that build their files one by one (migrate, auth, i18n, frontend). `source` overrides the
+ * blueprint folder (tests).
+ */
+export function blueprintTemplate(kind: string, rel: string, source = blueprintDir(kind)): Template {
+  const file = path.join(source, rel);
+  let template = templates.get(file);
+  if (!template) {
+    template = compileTemplate(readFileSync(file, 'utf8'), rel.replace(/\.hbs$/, ''));
+    templates.set(file, template);
+  }
+  return template;
 }
