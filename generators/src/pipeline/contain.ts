@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { PathRefusedError } from './paths.js';
 
@@ -46,8 +46,11 @@ export class Containment {
     this.#realRoot = resolveExisting(this.root);
   }
 
-  /** Throws {@link PathRefusedError} when `relative` (a normalised project path) leaves the root. */
-  check(relative: string): void {
+  /**
+   * Throws {@link PathRefusedError} when `relative` (a normalised project path) leaves the root.
+   * Returns the `lstat` of what is at the path (`undefined`: nothing), so a caller reads it once.
+   */
+  check(relative: string): Stats | undefined {
     const folder = path.posix.dirname(relative);
     let realFolder = this.#folders.get(folder);
     if (realFolder === undefined) {
@@ -55,16 +58,12 @@ export class Containment {
       this.#folders.set(folder, realFolder);
     }
     let resolved = path.join(realFolder, path.posix.basename(relative));
-    let link = false;
-    try {
-      link = lstatSync(resolved).isSymbolicLink();
-    } catch {
-      // not there yet: the folder decides
-    }
-    if (link) resolved = resolveExisting(resolved);
+    const stats = lstatSync(resolved, { throwIfNoEntry: false });
+    if (stats?.isSymbolicLink()) resolved = resolveExisting(resolved);
     const fromRoot = path.relative(this.#realRoot, resolved);
     if (fromRoot === '' || fromRoot === '..' || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
       throw new PathRefusedError(relative, `a symlink makes it resolve to ${resolved}, outside the project root ${this.#realRoot}`);
     }
+    return stats;
   }
 }

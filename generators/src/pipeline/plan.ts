@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Cache } from './cache.js';
 import { classify, SIDECAR_SUFFIX, type Classification } from './classify.js';
@@ -125,14 +125,11 @@ export class Planner {
 
   /** The file on disk (bytes and mode), after checking the path stays inside the project. */
   read(rel: string): OnDisk | undefined {
-    this.#contain.check(rel);
+    let stats = this.#contain.check(rel);
+    if (!stats) return undefined;
     const absolute = path.join(this.#root, rel);
-    let stats;
-    try {
-      stats = lstatSync(absolute);
-    } catch {
-      return undefined;
-    }
+    // A symlink (inside the project, or check() would have refused it): what it points to counts.
+    if (stats.isSymbolicLink()) stats = statSync(absolute);
     if (stats.isDirectory()) throw new Error(`Cannot write ${rel}: a directory is in the way`);
     return { bytes: readFileSync(absolute), mode: stats.mode & 0o777 };
   }

@@ -38,13 +38,18 @@ export function externalAdditives(appText: string | undefined, names: readonly s
 }
 
 /**
- * Whether `fluid/app.ts` visibly registers the local Additive `name`: an import of its module (by
- * specifier, whatever local name it is bound to) and a `.additive(<that name>)` call. A cheap text
- * test that decides whether the codemod (and ts-morph) is needed at all.
+ * The local Additives `fluid/app.ts` visibly registers: an import of `../additives/<name>/index.js`
+ * (by specifier, whatever local name it is bound to) and a `.additive(<that name>)` call. A cheap
+ * text test that decides whether the codemod (and ts-morph) is needed at all.
  */
-export function looksRegistered(appText: string, name: string): boolean {
-  const local = [...defaultImports(appText)].find(([, specifier]) => specifier === localImportPath(name))?.[0];
-  return local !== undefined && new RegExp(`\\.additive\\(\\s*${escape(local)}\\s*\\)`).test(appText);
+export function registeredLocally(appText: string): Set<string> {
+  const called = new Set([...appText.matchAll(/\.additive\(\s*([A-Za-z_$][\w$]*)\s*\)/g)].map((m) => m[1]!));
+  const out = new Set<string>();
+  for (const [local, specifier] of defaultImports(appText)) {
+    const name = /^\.\.\/additives\/([^/]+)\/index\.js$/.exec(specifier)?.[1];
+    if (name !== undefined && called.has(local)) out.add(name);
+  }
+  return out;
 }
 
 /** Whether `fluid/app.ts` mentions the local Additive `name`'s module at all. */
@@ -67,7 +72,8 @@ export interface RegistrationResult {
  * Throws `CodemodAnchorError` with the manual instruction when the `new Fluid(...)` anchor is missing.
  */
 export async function reconcileRegistrations(appText: string, register: readonly string[], unregister: readonly string[]): Promise<RegistrationResult> {
-  const toAdd = register.filter((n) => !looksRegistered(appText, n));
+  const registered = registeredLocally(appText);
+  const toAdd = register.filter((n) => !registered.has(n));
   const toRemove = unregister.filter((n) => mentions(appText, n));
   const result: RegistrationResult = { text: appText, added: [], removed: [] };
   if (toAdd.length === 0 && toRemove.length === 0) return result;
