@@ -45,7 +45,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     root,
     command,
     dryRun,
-    tree: { formatter, cache, generatorId: command },
+    tree: { formatter, cache, owns: 'all', generatorId: command },
     render: (tree) => renderWholeProject(tree, { cache }),
   });
   const registrations = result.rendered;

@@ -31,6 +31,7 @@ Options:
   --force         consent to a destructive action (reset; dev without a terminal)
   --name <n>      the migration's name (dev only)
   --dry-run       init only: print the plan and diffs, write nothing
+  --json          init only: print the result as JSON
   -h, --help      show this help
 
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
@@ -62,7 +63,7 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
  * edits are kept and later `fw generate` runs keep it current). The project blueprint is part of
  * the run because the environment adds `@prisma/client` and `prisma` to `package.json`.
  */
-async function init(root: string, io: CommandIO, dryRun: boolean): Promise<number> {
+async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean): Promise<number> {
   const owns = (generator: string): boolean => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID;
   const { formatter, cache } = projectFormatting(root, packageVersion(), io.env);
   const result = await runPipeline({
@@ -79,7 +80,7 @@ async function init(root: string, io: CommandIO, dryRun: boolean): Promise<numbe
       }
     },
   });
-  return report(io, result, { dryRun, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
+  return report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
 }
 
 /** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */
@@ -90,6 +91,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     force: { type: 'boolean' },
     name: { type: 'string' },
     'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -107,9 +109,9 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     for (const flag of ['bind', 'force', 'name'] as const) {
       if (values[flag] !== undefined) throw new CliError(`${command} init: --${flag} does not apply to init (it writes the environment of every bind)`);
     }
-    return init(root, io, values['dry-run'] === true);
+    return init(root, io, values['dry-run'] === true, values.json === true);
   }
-  if (values['dry-run']) throw new CliError(`${command} ${action}: --dry-run applies to init only`);
+  if (values['dry-run'] || values.json) throw new CliError(`${command} ${action}: --dry-run and --json apply to init only`);
   const { config } = await loadConfig(root);
   const { binds } = bindsOf(config.config as Record<string, unknown>, io.env);
   const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Cache } from './cache.js';
 import { classify, SIDECAR_SUFFIX, type Classification } from './classify.js';
 import type { Containment } from './contain.js';
-import { parseMode, type GenerationRecord, type RecordEntry, type Store } from './record.js';
+import { parseMode, type RecordEntry, type Store } from './record.js';
 
 /** Default mode of a file fw writes. */
 export const FILE_MODE = 0o644;
@@ -236,9 +236,3 @@ export class Planner {
   }
 }
 
-/** The record entries of a record that a run answers for. */
-export function ownedEntries(record: GenerationRecord | undefined, owns: (generator: string) => boolean): Map<string, RecordEntry> {
-  const out = new Map<string, RecordEntry>();
-  for (const [file, entry] of Object.entries(record?.files ?? {})) if (owns(entry.generator)) out.set(file, entry);
-  return out;
-}

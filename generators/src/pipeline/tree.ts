@@ -3,7 +3,7 @@ import type { Cache } from './cache.js';
 import { Containment } from './contain.js';
 import { verbatim, type Formatter } from './format.js';
 import { normalizeProjectPath } from './paths.js';
-import { FILE_MODE, ownedEntries, Planner, type ExplicitInput, type Plan, type PlanItem, type RenderInput } from './plan.js';
+import { FILE_MODE, Planner, type ExplicitInput, type Plan, type PlanItem, type RenderInput } from './plan.js';
 import { compareText, readRecord, RecordError, Store, type GenerationRecord, type RecordEntry } from './record.js';
 
 /** Options of {@link Tree.render}. */
@@ -43,11 +43,12 @@ export interface TreeOptions {
   /** Formats every render before planning (default: {@link verbatim}). */
   formatter?: Formatter;
   /**
-   * The generators this run answers for (default: all). A render of another generator is ignored;
-   * a record entry of an owned generator that nothing renders any more is deleted (or kept, if
-   * edited).
+   * The generators this run answers for: a record entry of an owned generator that nothing renders
+   * any more is deleted (or kept, if edited), and a render of another generator is ignored. Default:
+   * the generators the run renders (a run that renders nothing answers for nothing). `fw generate`,
+   * which renders the whole project, passes `'all'`.
    */
-  owns?: (generator: string) => boolean;
+  owns?: 'all' | ((generator: string) => boolean);
   /** The run's name (`fw generate`, ...): recorded for explicit files without a render, shown in `--json`. */
   generatorId?: string;
   /** The generation record (default: read from `.fw/record.json`). */
@@ -71,7 +72,6 @@ interface RenderEntry {
 interface Context {
   planner: Planner;
   formatter: Formatter;
-  owned: Map<string, RecordEntry>;
   files: Record<string, RecordEntry>;
 }
 
@@ -94,7 +94,8 @@ const bytesOf = (content: string | Uint8Array): Buffer => (typeof content === 's
 export class Tree {
   readonly root: string;
   readonly #options: TreeOptions;
-  readonly #owns: (generator: string) => boolean;
+  readonly #owns: ((generator: string) => boolean) | undefined;
+  readonly #generators = new Set<string>();
   readonly #renders = new Map<string, RenderEntry>();
   readonly #explicit = new Map<string, ExplicitInput>();
   readonly #formatted = new Map<string, Promise<Buffer>>();
@@ -105,13 +106,18 @@ export class Tree {
   constructor(root: string, options: TreeOptions = {}) {
     this.root = path.resolve(root);
     this.#options = options;
-    this.#owns = options.owns ?? (() => true);
+    this.#owns = options.owns === 'all' ? () => true : options.owns;
   }
 
   /** Records the render of `file` by `options.generator`; ignored when the run does not answer for that generator. */
   render(file: string, content: string | Uint8Array, options: RenderOptions): void {
-    if (!this.#owns(options.generator)) return;
+    if (this.#owns && !this.#owns(options.generator)) return;
     const key = normalizeProjectPath(file);
+    if (!this.#generators.has(options.generator)) {
+      // Ownership follows the rendered generators by default: what was planned may change.
+      this.#generators.add(options.generator);
+      if (!this.#owns) this.#items.clear();
+    }
     this.#renders.set(key, { content: bytesOf(content), generator: options.generator, mode: options.mode ?? FILE_MODE, format: options.format ?? true });
     this.#formatted.delete(key);
     this.#items.delete(key);
@@ -170,7 +176,8 @@ export class Tree {
     const context = await this.#load();
     const render = await this.#render(key, context);
     const explicit = this.#explicit.get(key);
-    const entry = context.owned.get(key) ?? (render || explicit ? context.files[key] : undefined);
+    const recorded = context.files[key];
+    const entry = recorded && (render || explicit || this.#answersFor(recorded.generator)) ? recorded : undefined;
     const item = context.planner.plan({ path: key, ...(render ? { render } : {}), ...(explicit ? { explicit } : {}), ...(entry ? { entry } : {}) });
     this.#items.set(key, item);
     return item;
@@ -208,14 +215,15 @@ export class Tree {
    */
   async plan(): Promise<Plan> {
     const context = await this.#load();
-    const paths = new Set<string>([...this.#renders.keys(), ...this.#explicit.keys(), ...context.owned.keys()]);
+    const owned = Object.entries(context.files).filter(([, e]) => this.#answersFor(e.generator)).map(([file]) => file);
+    const paths = new Set<string>([...this.#renders.keys(), ...this.#explicit.keys(), ...owned]);
     await this.#formatAll(context);
     const items: PlanItem[] = [];
     for (const file of [...paths].sort(compareText)) {
       const item = await this.item(file);
       if (item) items.push(item);
     }
-    const ownsAll = this.#options.owns === undefined;
+    const ownsAll = this.#options.owns === 'all';
     return {
       root: this.root,
       generatorId: this.#options.generatorId ?? 'fw',
@@ -224,6 +232,10 @@ export class Tree {
       ownsAll,
       ...(this.#options.cache ? { cache: this.#options.cache } : {}),
     };
+  }
+
+  #answersFor(generator: string): boolean {
+    return this.#owns ? this.#owns(generator) : this.#generators.has(generator);
   }
 
   #load(): Promise<Context> {
@@ -246,7 +258,7 @@ export class Tree {
       );
       const inner = this.#options.formatter ?? verbatim;
       const formatter = this.#options.cache ? this.#options.cache.formatter(inner, store) : inner;
-      return { planner, formatter, owned: ownedEntries(record ?? undefined, this.#owns), files };
+      return { planner, formatter, files };
     })();
     return this.#context;
   }
