@@ -150,6 +150,34 @@ describe('create project', () => {
     expect(message).toContain(reason);
   });
 
+  test('writes app_configs/<name>.ini with a fresh SECRET_KEY and DEBUG = true, outside the record; --force keeps it', async () => {
+    const cwd = await tempDir();
+    const io = testIO(cwd);
+    expect(await run(['dev-app', '--yes'], io)).toBe(0);
+    const root = path.join(cwd, 'dev-app');
+    const text = await readFile(path.join(root, 'app_configs/dev-app.ini'), 'utf8');
+    const key = /^SECRET_KEY = ([0-9a-f]{64})$/m.exec(text)?.[1];
+    expect(key).toBeDefined();
+    expect(text).toMatch(/^DEBUG = true$/m);
+    expect((await stat(path.join(root, 'app_configs/dev-app.ini'))).mode & 0o777).toBe(0o600);
+    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/dev-app.ini');
+    expect(io.out()).toContain('Next steps:\n  cd dev-app\n  npm install\n  npm run dev\n');
+    await createProject({ dir: 'dev-app', yes: true, force: true }, testIO(cwd));
+    expect(await readFile(path.join(root, 'app_configs/dev-app.ini'), 'utf8')).toBe(text);
+  });
+
+  test('--framework implies --surface vite, and --surface vite --yes takes the defaults (framework none)', async () => {
+    const cwd = await tempDir();
+    expect(await run(['implied', '--framework', 'react', '--yes'], testIO(cwd))).toBe(0);
+    expect(JSON.parse(await readFile(path.join(cwd, 'implied/fw.json'), 'utf8')).config.APP_FRONTEND).toMatchObject({ type: 'vite', framework: 'react', typescript: false });
+    expect(await run(['defaults', '--surface', 'vite', '--yes'], testIO(cwd))).toBe(0);
+    expect(JSON.parse(await readFile(path.join(cwd, 'defaults/fw.json'), 'utf8')).config.APP_FRONTEND).toMatchObject({ type: 'vite', framework: 'none', typescript: false });
+    expect(await listFiles(path.join(cwd, 'defaults'))).toContain('fluid/frontend/package.json');
+    await expect(run(['mixed', '--surface', 'htmx', '--framework', 'react', '--yes'], testIO(cwd))).rejects.toThrow(
+      '--framework react: a framework is for --surface vite, not --surface htmx',
+    );
+  });
+
   test('--kernel overrides the kernel spec; an installed package would use ^version', async () => {
     const cwd = await tempDir();
     await run(['k', '--yes', '--kernel', '^0.1.0'], testIO(cwd));
