@@ -16,7 +16,8 @@ function loadPrettier(): Promise<Prettier> {
  * The prettier formatter of the `fw` commands. Prettier is imported on the first file that needs
  * formatting. The config file is the one {@link formatConfig} found (given as `configFile`, so
  * prettier never searches for it again); its options, with any `overrides` and `.editorconfig`
- * applied, are resolved once per folder and extension. Without a config the options are
+ * applied, are resolved once per folder and extension (prettier's own config cache is bypassed,
+ * so a process that runs fw twice sees a config edited in between). Without a config the options are
  * {@link DEFAULT_PRETTIER_OPTIONS}, the ones the project blueprint writes to `.prettierrc.json`.
  * A formatting failure names the file.
  */
@@ -28,7 +29,7 @@ export function prettierFormatter(projectRoot: string, configFile: string | unde
     let options = resolved.get(key);
     if (!options) {
       options = lib
-        .resolveConfig(absolute, { editorconfig: true, ...(configFile ? { config: configFile } : {}) })
+        .resolveConfig(absolute, { editorconfig: true, useCache: false, ...(configFile ? { config: configFile } : {}) })
         .then((found) => found ?? { ...DEFAULT_PRETTIER_OPTIONS });
       resolved.set(key, options);
     }
