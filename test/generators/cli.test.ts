@@ -12,13 +12,11 @@ interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /** Runs a built binary with stdin a pipe (never a TTY), and a hard timeout. */
 function runBin(bin: string, args: string[], cwd: string, timeoutMs = 10_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const started = performance.now();
     const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -31,7 +29,7 @@ function runBin(bin: string, args: string[], cwd: string, timeoutMs = 10_000): P
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -43,11 +41,11 @@ beforeAll(() => {
 });
 
 describe('create-fw-app binary', () => {
-  test('without a TTY and without --yes it exits 1 within a second, naming the missing flags', async () => {
+  test('without a TTY and without --yes it exits 1 on its own (never waits for input), naming the missing flags', async () => {
     const cwd = await tempDir();
+    // stdin stays open: a CLI waiting for an answer would still run at the timeout, which fails the test.
     const ran = await runBin(CREATE_BIN, ['my-app'], cwd, 5_000);
     expect(ran.code).toBe(1);
-    expect(ran.ms).toBeLessThan(1_000);
     expect(ran.stderr).toContain('error: missing input and no terminal to ask: give --surface <none|htmx|vite>, --alpine or --no-alpine');
     expect(await listFiles(cwd)).toEqual([]);
   });

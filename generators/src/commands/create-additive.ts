@@ -11,7 +11,8 @@ import { projectFormatting } from '../pipeline/prettier.js';
 import { runPipeline } from '../pipeline/run.js';
 import type { Tree } from '../pipeline/tree.js';
 import { findProjectRoot } from '../project.js';
-import { CONFIG_FILE, editAdditives, loadConfig, type LoadedConfig } from '../project/config.js';
+import type { Cache } from '../pipeline/cache.js';
+import { CONFIG_FILE, editAdditives, loadConfig, validateConfigText, type LoadedConfig } from '../project/config.js';
 import { additiveGeneratorId } from '../project/generators.js';
 import { registerAdditives, registrationLines, type Registrations } from '../project/regenerate.js';
 import { APP_FILE, externalAdditives } from '../project/registrations.js';
@@ -38,9 +39,11 @@ Example:
   npx fw create additive blog`;
 
 /** Renders the Additive, the `fw.json` entry and the registration into the tree; refuses on a clash unless `force`. */
-async function render(tree: Tree, loaded: LoadedConfig, name: string, force: boolean): Promise<Registrations> {
+async function render(tree: Tree, loaded: LoadedConfig, name: string, force: boolean, cache: Cache): Promise<Registrations> {
   const { config } = loaded;
-  tree.write(CONFIG_FILE, editAdditives(loaded.text, (list) => [...list, name]), { record: false, first: true, reason: `"${name}" added to "additives"` });
+  const text = editAdditives(loaded.text, (list) => [...list, name]);
+  await validateConfigText(text, cache);
+  tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" added to "additives"` });
   await renderAdditive(tree, name, config.name);
   const manifest = `${additiveDir(name)}/manifest.json`;
   parseAdditiveManifest(JSON.parse((await tree.readText(manifest)) ?? '{}'), manifest);
@@ -85,7 +88,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     command,
     dryRun,
     tree: { formatter, cache, owns: (g) => g === generator, generatorId: generator },
-    render: (tree) => render(tree, loaded, name, values.force === true),
+    render: (tree) => render(tree, loaded, name, values.force === true, cache),
   });
   return report(io, result, {
     dryRun,

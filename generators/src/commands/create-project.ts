@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FRONTEND_TYPES, VITE_FRAMEWORKS, parseProjectConfig, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
+import { FRONTEND_TYPES, VITE_FRAMEWORKS, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
@@ -13,7 +13,7 @@ import { formatConfig, verbatim } from '../pipeline/format.js';
 import type { Plan } from '../pipeline/plan.js';
 import { runPipeline } from '../pipeline/run.js';
 import { writeAppConfig } from '../project/app-config.js';
-import { CONFIG_FILE } from '../project/config.js';
+import { CONFIG_FILE, validateConfigText } from '../project/config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { renderConfigFile, renderProject } from '../project/render.js';
 import { defaultSpecs, type DependencySpecs } from '../project/specs.js';
@@ -167,7 +167,8 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
 
   // The same render as `fw generate`'s, so a generate right after writes nothing.
   const configText = await renderConfigFile(name, frontend);
-  const config = parseProjectConfig(JSON.parse(configText), CONFIG_FILE);
+  const cache = Cache.load(root, formatConfig(root, packageVersion()), io.env.FW_CACHE !== 'off');
+  const { config, defaults } = await validateConfigText(configText, cache);
   const owned = new Set([PROJECT_GENERATOR_ID, FRONTEND_GENERATOR_ID]);
   const result = await runPipeline({
     root,
@@ -176,13 +177,13 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
     lock: false,
     tree: {
       formatter: verbatim,
-      cache: Cache.load(root, formatConfig(root, packageVersion()), io.env.FW_CACHE !== 'off'),
+      cache,
       owns: (generator) => owned.has(generator),
       overwriteUntracked: options.force === true,
       generatorId: 'create project',
     },
     render: async (tree) => {
-      await renderProject(tree, { config, specs: dependencySpecs(root, options.kernel) });
+      await renderProject(tree, { config, defaults, specs: dependencySpecs(root, options.kernel) });
       tree.write(CONFIG_FILE, configText, { record: false, first: true, reason: 'the project config: yours, not in the record' });
       writeAppConfig(tree, name, { debug: true, ifMissing: true });
     },

@@ -12,7 +12,7 @@ import { projectFormatting } from '../pipeline/prettier.js';
 import { readRecord } from '../pipeline/record.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { CONFIG_FILE, editAdditives, loadConfig } from '../project/config.js';
+import { CONFIG_FILE, editAdditives, loadConfig, validateConfigText } from '../project/config.js';
 import { additiveGeneratorId } from '../project/generators.js';
 import { registerAdditives, registrationLines } from '../project/regenerate.js';
 
@@ -82,7 +82,11 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     dryRun,
     tree: { formatter, cache, owns: (g) => g === generator, generatorId: generator, removeEdited: values.force === true },
     render: async (tree) => {
-      if (listed) tree.write(CONFIG_FILE, editAdditives(loaded.text, (list) => list.filter((n) => n !== name)), { record: false, first: true, reason: `"${name}" removed from "additives"` });
+      if (listed) {
+        const text = editAdditives(loaded.text, (list) => list.filter((n) => n !== name));
+        await validateConfigText(text, cache);
+        tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" removed from "additives"` });
+      }
       tree.pruneEmpty(dir);
       return registerAdditives(tree, [], [name]);
     },

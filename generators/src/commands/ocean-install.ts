@@ -6,7 +6,10 @@ import { withProjectLock } from '../pipeline/lock.js';
 import { apply } from '../pipeline/apply.js';
 import { Tree } from '../pipeline/tree.js';
 import { findProjectRoot } from '../project.js';
-import { CONFIG_FILE, editAdditives, loadConfig } from '../project/config.js';
+import { packageVersion } from '../package-info.js';
+import { Cache } from '../pipeline/cache.js';
+import { formatConfig } from '../pipeline/format.js';
+import { CONFIG_FILE, editAdditives, loadConfig, validateConfigText } from '../project/config.js';
 import { APP_FILE } from '../project/registrations.js';
 
 /**
@@ -19,13 +22,16 @@ import { APP_FILE } from '../project/registrations.js';
  */
 export async function registerInstalled(projectRoot: string, installed: readonly InstalledAdditive[]): Promise<void> {
   const { registerAdditive } = await import('../codemods/index.js');
-  const tree = new Tree(projectRoot, { owns: () => false, generatorId: 'fw ocean install' });
+  const cache = Cache.load(projectRoot, formatConfig(projectRoot, packageVersion()), process.env.FW_CACHE !== 'off');
+  const tree = new Tree(projectRoot, { owns: () => false, generatorId: 'fw ocean install', cache });
   let text = await readFile(path.join(projectRoot, APP_FILE), 'utf8');
   for (const a of installed) text = (await registerAdditive({ path: APP_FILE, text }, a.id, { importPath: a.package })).text;
   tree.write(APP_FILE, text, { reason: 'installed Additives registered' });
   const loaded = await loadConfig(projectRoot);
   const ids = installed.map((a) => a.id);
-  tree.write(CONFIG_FILE, editAdditives(loaded.text, (list) => [...list, ...ids.filter((id) => !list.includes(id))]), { record: false, first: true });
+  const config = editAdditives(loaded.text, (list) => [...list, ...ids.filter((id) => !list.includes(id))]);
+  await validateConfigText(config, cache);
+  tree.write(CONFIG_FILE, config, { record: false, first: true });
   await apply(await tree.plan());
 }
 

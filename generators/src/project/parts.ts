@@ -1,11 +1,11 @@
-import { configDefaults, type ProjectConfig } from '@fw/schemas';
+import type { ProjectConfig } from '@fw/schemas';
 import { renderAuthGuards } from '../auth/index.js';
 import { CliError } from '../cli/errors.js';
-import { renderMigrateEnvironment } from '../migrate/render.js';
 import { packageVersion } from '../package-info.js';
 import type { Cache } from '../pipeline/cache.js';
 import { sha256 } from '../pipeline/hash.js';
 import type { Tree } from '../pipeline/tree.js';
+import type { ConfigDefaults } from './config.js';
 import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
 import { addDependencies } from './render.js';
 
@@ -13,6 +13,8 @@ import { addDependencies } from './render.js';
 export interface PartsInput {
   /** The validated `fw.json`. */
   config: ProjectConfig;
+  /** The schema defaults of keys `fw.json` leaves out. */
+  defaults: ConfigDefaults;
   /** Render the Prisma environment of `fw migrate init` (the project ran it: see docs/regeneration.md). */
   migrate?: boolean;
   /**
@@ -30,14 +32,14 @@ export interface PartsInput {
  * translation modules (`i18n`). `create project` never renders them (a new project has none).
  */
 export async function renderParts(tree: Tree, input: PartsInput): Promise<void> {
-  const { config } = input;
+  const { config, defaults } = input;
   if (input.migrate) {
-    renderMigrate(tree, config);
+    await renderMigrate(tree, config, defaults);
     // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
     addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
   }
   renderAuth(tree, config);
-  if (await renderI18n(tree, config, input.catalogs ?? new Map(), input.cache)) {
+  if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) {
     // The typed translation modules import typesafe-i18n at run time.
     addDependencies(tree, { dependencies: ['typesafe-i18n'] });
   }
@@ -47,8 +49,8 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
  * Adds the Prisma environment of `fw migrate init` for the binds in `fw.json` (schema defaults
  * when absent) to `tree`, recorded with the generator id `migrate`.
  */
-function renderMigrate(tree: Tree, config: ProjectConfig): void {
-  const defaults = configDefaults();
+async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
+  const { renderMigrateEnvironment } = await import('../migrate/render.js');
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
   const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name });
@@ -80,10 +82,9 @@ function renderAuth(tree: Tree, config: ProjectConfig): void {
  * and takes seconds, so its output is cached by a hash of everything it reads (the fw version, the
  * locales, the catalogs): a run with the same inputs never starts it.
  */
-async function renderI18n(tree: Tree, config: ProjectConfig, catalogs: ReadonlyMap<string, string>, cache: Cache | undefined): Promise<boolean> {
+async function renderI18n(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults, catalogs: ReadonlyMap<string, string>, cache: Cache | undefined): Promise<boolean> {
   const supported = config.config.I18N_SUPPORTED_LOCALES;
   if (supported === undefined) return false;
-  const defaults = configDefaults();
   const locales = {
     I18N_DEFAULT_LOCALE: (config.config.I18N_DEFAULT_LOCALE ?? defaults.I18N_DEFAULT_LOCALE) as string,
     I18N_SUPPORTED_LOCALES: supported as readonly string[],

@@ -87,7 +87,7 @@ function recordedAdditives(files: Record<string, RecordEntry>): Set<string> {
 export async function renderWholeProject(tree: Tree, input: WholeProjectInput = {}): Promise<Registrations> {
   const root = tree.root;
   const [loaded, files, appOnDisk, specs] = await Promise.all([
-    input.config ?? loadConfig(root),
+    input.config ?? loadConfig(root, input.cache),
     tree.record(),
     readFile(path.join(root, APP_FILE), 'utf8').catch(() => undefined),
     projectSpecs(root),
@@ -98,8 +98,8 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
   const manifests = await readManifests(root, config.additives.filter((n) => !external.has(n)));
-  await renderProject(tree, { config, specs, external, manifests });
-  await renderParts(tree, { config, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
+  await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
+  await renderParts(tree, { config, defaults: loaded.defaults, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
   const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));

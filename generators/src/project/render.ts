@@ -1,10 +1,10 @@
-import { configDefaults, type ProjectConfig } from '@fw/schemas';
+import type { ProjectConfig } from '@fw/schemas';
 import { renderAdditive } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
-import { setupFrontend } from '../frontend/setup.js';
 import { ownPackageJson, packageVersion } from '../package-info.js';
 import type { Tree } from '../pipeline/tree.js';
 import { loadBlueprint, renderBlueprint } from '../render/blueprint.js';
+import type { ConfigDefaults } from './config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import type { DependencySpecs } from './specs.js';
 
@@ -12,6 +12,8 @@ import type { DependencySpecs } from './specs.js';
 export interface ProjectRenderInput {
   /** The validated `fw.json`. */
   config: ProjectConfig;
+  /** The schema defaults of keys `fw.json` leaves out. */
+  defaults: ConfigDefaults;
   /** Dependency specs written into `package.json`. */
   specs: DependencySpecs;
   /**
@@ -24,8 +26,8 @@ export interface ProjectRenderInput {
 }
 
 /** The frontend block of the main app, with the schema default when `fw.json` has none. */
-export function frontendOf(config: ProjectConfig): Record<string, unknown> {
-  const block = config.config.APP_FRONTEND ?? configDefaults().APP_FRONTEND;
+export function frontendOf(config: ProjectConfig, defaults: ConfigDefaults): Record<string, unknown> {
+  const block = config.config.APP_FRONTEND ?? defaults.APP_FRONTEND;
   return (block ?? { type: 'none' }) as Record<string, unknown>;
 }
 
@@ -55,13 +57,13 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
  */
 export async function renderProject(tree: Tree, input: ProjectRenderInput): Promise<void> {
   const { config, specs } = input;
-  const frontend = frontendOf(config);
+  const frontend = frontendOf(config, input.defaults);
   renderBlueprint(await loadBlueprint('project'), projectData(config.name, frontend, specs), tree, PROJECT_GENERATOR_ID);
   tree.unrender('fw.json');
   for (const name of config.additives) {
     if (!input.external?.has(name)) await renderAdditive(tree, name, config.name);
   }
-  renderFrontend(tree, config, frontend, input.external, input.manifests ?? new Map());
+  await renderFrontend(tree, config, frontend, input.external, input.manifests ?? new Map());
 }
 
 /**
@@ -98,18 +100,19 @@ function fwPin(name: string): string {
  * `package.json` and the ignores of `.gitignore` applied to the project blueprint's render of
  * those two files. Without a Vite surface nothing changes.
  */
-function renderFrontend(
+async function renderFrontend(
   tree: Tree,
   config: ProjectConfig,
   frontend: Record<string, unknown>,
   external: ReadonlySet<string> | undefined,
   manifests: ReadonlyMap<string, unknown>,
-): void {
+): Promise<void> {
   const surfaces = [
     { frontend },
     ...config.additives.filter((n) => !external?.has(n)).map((n) => ({ additive: n, frontend: manifests.get(n) ?? { type: 'none' } })),
   ];
   if (!surfaces.some((s) => (s.frontend as { type?: unknown }).type === 'vite')) return;
+  const { setupFrontend } = await import('../frontend/setup.js');
   let files: Map<string, string | Uint8Array>;
   try {
     files = setupFrontend({
