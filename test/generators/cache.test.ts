@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../generators/src/commands/index.js';
-import { apply, Cache, formatConfig, Store, Tree, type Formatter } from '../../generators/src/pipeline/index.js';
+import { apply, Cache, formatConfig, Tree, type Formatter } from '../../generators/src/pipeline/index.js';
 import { prettierFormatter } from '../../generators/src/pipeline/prettier.js';
 import { tempDir, testIO } from './helpers.js';
 import { editConfig, fw, newProject, read, snapshot } from './project-helpers.js';
@@ -32,7 +32,7 @@ function counting(root: string): Formatter & { formatted: string[] } {
 async function generateWith(root: string, version: string, files: Record<string, string>): Promise<string[]> {
   const formatter = counting(root);
   const cache = Cache.load(root, formatConfig(root, version));
-  const tree = new Tree(root, { formatter: cache.formatter(formatter, new Store(root)), cache });
+  const tree = new Tree(root, { formatter, cache });
   for (const [file, text] of Object.entries(files)) tree.render(file, text, { generator: 'g' });
   await apply(await tree.plan(), { generatorVersion: version });
   return formatter.formatted;

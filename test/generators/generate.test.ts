@@ -132,6 +132,8 @@ describe('fw generate', () => {
 
   test('removes the temp files of an interrupted run', async () => {
     const root = await newProject();
+    // What a run killed while writing leaves behind, besides its temp files.
+    await writeFile(path.join(root, '.fw/cache/applying'), '4242\n');
     await writeFile(path.join(root, 'fluid/app.ts.fw-tmp-0123456789ab'), 'half');
     await writeFile(path.join(root, 'fluid/templates/index.html.fw-tmp-ba9876543210'), 'half');
     const ran = await fw(root, 'generate');

@@ -1,13 +1,22 @@
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { packageVersion } from '../package-info.js';
 import { writeFileAtomic } from './atomic.js';
 import { SIDECAR_SUFFIX } from './classify.js';
 import { Containment } from './contain.js';
+import { CACHE_DIR, ignoreCache } from './cache.js';
 import { removeTempLeftovers } from './leftovers.js';
 import type { Plan, PlanItem } from './plan.js';
+import { planChangesDisk } from './print.js';
 import { mapLimit } from './pool.js';
 import { readRecord, updateRecord, type WrittenFile } from './record.js';
+
+/**
+ * Present while an apply step writes: a run killed meanwhile leaves it, and the next run then
+ * looks for the temp files it left (a run that was not interrupted has none to look for).
+ */
+export const APPLYING_FILE = `${CACHE_DIR}/applying`;
 
 /** How many files are written at once (their fsyncs overlap). */
 const WRITE_CONCURRENCY = 16;
@@ -90,15 +99,24 @@ async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
 }
 
 /**
- * The apply step, the only place fw writes a project: removes the temp files a killed run left in
- * the folders the plan touches, carries out the plan ({@link applyPlan} with {@link diskWriter}),
+ * The apply step, the only place fw writes a project: after a killed run (see {@link APPLYING_FILE})
+ * removes the temp files it left in the folders the plan touches, carries out the plan
+ * ({@link applyPlan} with {@link diskWriter}),
  * then updates `.fw/record.json` and `.fw/store` for exactly what landed (also when a write failed,
  * so the record always describes the disk; the failure is rethrown after), removes the folders the
  * plan asked to prune once they are empty, and saves the cache. Every step is idempotent, so a
  * run killed at any point is completed by the next one.
  */
 export async function apply(plan: Plan, options: { generatorVersion?: string } = {}): Promise<ApplyResult> {
-  const leftovers = await removeTempLeftovers(plan.root, plan.items.map((i) => i.path));
+  const marker = path.join(plan.root, APPLYING_FILE);
+  const interrupted = existsSync(marker);
+  const leftovers = interrupted ? await removeTempLeftovers(plan.root, plan.items.map((i) => i.path)) : [];
+  const writes = planChangesDisk(plan);
+  if (writes) {
+    await mkdir(path.dirname(marker), { recursive: true });
+    await ignoreCache(plan.root);
+    await writeFile(marker, `${process.pid}\n`);
+  }
   const updates: RecordUpdates = { written: [], dropped: [] };
   const failure = await applyPlan(plan, diskWriter(plan.root), updates).then(
     () => undefined,
@@ -111,6 +129,7 @@ export async function apply(plan: Plan, options: { generatorVersion?: string } =
     const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));
     await plan.cache.save(plan.root, (hash) => stored.has(hash), plan.ownsAll);
   }
+  if (writes || interrupted) await rm(marker, { force: true });
   const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers };
   for (const item of plan.items) {
     if (item.remove) result.deleted.push(item.path);

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { sha256 } from './hash.js';
-import { isFormattable, type Formatter, type FormatConfig } from './format.js';
-import type { Store } from './record.js';
+import type { FormatConfig, Formatter, SourceFile } from './format.js';
 
 /** The cache folder, relative to the project root. Never committed: it ignores itself. */
 export const CACHE_DIR = '.fw/cache';
@@ -29,6 +28,12 @@ function readJson<T>(file: string): T | undefined {
   } catch {
     return undefined; // missing or unreadable: an empty cache
   }
+}
+
+/** Writes `.fw/cache/.gitignore` (the folder ignores itself) when it is missing. */
+export async function ignoreCache(projectRoot: string): Promise<void> {
+  const file = path.join(projectRoot, IGNORE_FILE);
+  if (!existsSync(file)) await writeFileAtomic(file, Buffer.from(IGNORE), 0o644, IGNORE_FILE);
 }
 
 /**
@@ -75,47 +80,36 @@ export class Cache {
   }
 
   /**
-   * Wraps `inner` with the format cache: a render seen before (same path, same bytes, same key)
-   * is not formatted again. Output of a formatter that is not exact is cached only under fw's
-   * default config (see {@link Formatter.exact}).
+   * The hash of the formatted bytes of a render seen before (same path, same raw bytes, same
+   * key), when they can be had without formatting: `available` says whether the content store or
+   * the cache file holds them. A formatter that is not exact is cached only under fw's default
+   * config (see {@link Formatter.exact}).
    */
-  formatter(inner: Formatter, store: Store): Formatter {
-    if (!this.enabled || (!inner.exact && !this.config.isDefault)) return inner;
-    return {
-      exact: inner.exact,
-      format: async (files) => {
-        const out = new Array<Buffer>(files.length);
-        const misses: number[] = [];
-        const keys = files.map((f) => (isFormattable(f.path, f.content) ? sha256(f.path, f.content) : ''));
-        files.forEach((file, i) => {
-          const key = keys[i]!;
-          if (key === '') {
-            out[i] = file.content;
-            return;
-          }
-          const hash = this.#loaded.get(key) ?? this.#used.get(key);
-          const bytes = hash === undefined ? undefined : (store.read(hash) ?? this.#blobs.get(hash));
-          if (hash !== undefined && bytes !== undefined) {
-            this.#used.set(key, hash);
-            out[i] = bytes;
-          } else {
-            misses.push(i);
-          }
-        });
-        if (misses.length > 0) {
-          const formatted = await inner.format(misses.map((i) => files[i]!));
-          misses.forEach((i, n) => {
-            const bytes = formatted[n]!;
-            const hash = sha256(bytes);
-            out[i] = bytes;
-            this.#used.set(keys[i]!, hash);
-            this.#blobs.set(hash, bytes);
-            this.#dirty = true;
-          });
-        }
-        return out;
-      },
-    };
+  lookup(file: SourceFile, exact: boolean, available: (hash: string) => boolean): string | undefined {
+    if (!this.#usable(exact)) return undefined;
+    const key = sha256(file.path, file.content);
+    const hash = this.#loaded.get(key) ?? this.#used.get(key);
+    if (hash === undefined || !(available(hash) || this.#blobs.has(hash))) return undefined;
+    this.#used.set(key, hash);
+    return hash;
+  }
+
+  /** Remembers what the formatter made of a render. */
+  learn(file: SourceFile, formatted: Buffer, exact: boolean): void {
+    if (!this.#usable(exact)) return;
+    const hash = sha256(formatted);
+    this.#used.set(sha256(file.path, file.content), hash);
+    this.#blobs.set(hash, formatted);
+    this.#dirty = true;
+  }
+
+  /** Formatted bytes the cache file holds (those the content store does not), by hash. */
+  blob(hash: string): Buffer | undefined {
+    return this.#blobs.get(hash);
+  }
+
+  #usable(exact: boolean): boolean {
+    return this.enabled && (exact || this.config.isDefault);
   }
 
   /** A cached render: the value stored under `name` when its input key was `key`. */
@@ -149,7 +143,7 @@ export class Cache {
     }
     const format: FormatFile = { version: 1, key: this.config.key, entries: Object.fromEntries(entries), blobs };
     const write = (file: string, text: string): Promise<void> => writeFileAtomic(path.join(projectRoot, file), Buffer.from(text), 0o644, file);
-    await write(IGNORE_FILE, IGNORE);
+    await ignoreCache(projectRoot);
     await write(FORMAT_FILE, `${JSON.stringify(format)}\n`);
     await write(RENDERS_FILE, `${JSON.stringify(this.#renders)}\n`);
     this.#dirty = false;

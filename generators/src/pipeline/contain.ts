@@ -51,19 +51,33 @@ export class Containment {
    * Returns the `lstat` of what is at the path (`undefined`: nothing), so a caller reads it once.
    */
   check(relative: string): Stats | undefined {
+    let resolved = path.join(this.checkFolder(relative), path.posix.basename(relative));
+    const stats = lstatSync(resolved, { throwIfNoEntry: false });
+    if (stats?.isSymbolicLink()) resolved = resolveExisting(resolved);
+    this.#inside(relative, resolved, false);
+    return stats;
+  }
+
+  /**
+   * The folder half of {@link check}: throws when the folder of `relative` resolves outside the
+   * root; returns its real path. A caller that opens the file without following a symlink
+   * (`O_NOFOLLOW`) needs no more.
+   */
+  checkFolder(relative: string): string {
     const folder = path.posix.dirname(relative);
     let realFolder = this.#folders.get(folder);
     if (realFolder === undefined) {
       realFolder = folder === '.' ? this.#realRoot : resolveExisting(path.join(this.root, folder));
+      this.#inside(relative, realFolder, true);
       this.#folders.set(folder, realFolder);
     }
-    let resolved = path.join(realFolder, path.posix.basename(relative));
-    const stats = lstatSync(resolved, { throwIfNoEntry: false });
-    if (stats?.isSymbolicLink()) resolved = resolveExisting(resolved);
+    return realFolder;
+  }
+
+  #inside(relative: string, resolved: string, folder: boolean): void {
     const fromRoot = path.relative(this.#realRoot, resolved);
-    if (fromRoot === '' || fromRoot === '..' || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
+    if ((fromRoot === '' && !folder) || fromRoot === '..' || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
       throw new PathRefusedError(relative, `a symlink makes it resolve to ${resolved}, outside the project root ${this.#realRoot}`);
     }
-    return stats;
   }
 }

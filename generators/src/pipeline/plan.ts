@@ -1,7 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Cache } from './cache.js';
 import { classify, SIDECAR_SUFFIX, type Classification } from './classify.js';
+import { sha256 } from './hash.js';
+import { MARKER_OURS } from './merge.js';
 import type { Containment } from './contain.js';
 import { parseMode, type RecordEntry, type Store } from './record.js';
 
@@ -40,9 +42,13 @@ export interface Plan {
   cache?: Cache;
 }
 
-/** A render of one path ("theirs"), formatted: merged three ways with the file on disk. */
+/**
+ * A render of one path ("theirs"), formatted: merged three ways with the file on disk. Its hash is
+ * known up front; its bytes are read (or formatted) only when the path is not simply unchanged.
+ */
 export interface RenderInput {
-  content: Buffer;
+  sha: string;
+  content: () => Promise<Buffer>;
   generator: string;
   mode: number;
 }
@@ -85,6 +91,9 @@ export interface PlannerOptions {
   generatorId: string;
 }
 
+/** `O_NOFOLLOW` where the platform has it; elsewhere symlinks are followed and checked by `check()` first. */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
 /** A file as it is on disk. */
 export interface OnDisk {
   bytes: Buffer;
@@ -123,19 +132,36 @@ export class Planner {
     this.#contain = contain;
   }
 
-  /** The file on disk (bytes and mode), after checking the path stays inside the project. */
+  /**
+   * The file on disk (bytes and mode), after checking the path stays inside the project. The file
+   * is opened without following a symlink: a symlink is checked (it must stay inside) and then
+   * read through, a plain file costs one open.
+   */
   read(rel: string): OnDisk | undefined {
-    let stats = this.#contain.check(rel);
-    if (!stats) return undefined;
+    if (NOFOLLOW === 0) this.#contain.check(rel);
+    else this.#contain.checkFolder(rel);
     const absolute = path.join(this.#root, rel);
-    // A symlink (inside the project, or check() would have refused it): what it points to counts.
-    if (stats.isSymbolicLink()) stats = statSync(absolute);
-    if (stats.isDirectory()) throw new Error(`Cannot write ${rel}: a directory is in the way`);
-    return { bytes: readFileSync(absolute), mode: stats.mode & 0o777 };
+    let fd: number;
+    try {
+      fd = openSync(absolute, constants.O_RDONLY | NOFOLLOW);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      if (code !== 'ELOOP' && code !== 'EMLINK') throw error;
+      this.#contain.check(rel); // a symlink: it must stay inside the project
+      fd = openSync(absolute, constants.O_RDONLY);
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (stats.isDirectory()) throw new Error(`Cannot write ${rel}: a directory is in the way`);
+      return { bytes: readFileSync(fd), mode: stats.mode & 0o777 };
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Plans one path; `undefined` when there is nothing to say about it (nothing rendered, written or recorded; a delete of nothing). */
-  plan(input: PathInput): PlanItem | undefined {
+  async plan(input: PathInput): Promise<PlanItem | undefined> {
     const { path: rel, render, explicit, entry } = input;
     const onDisk = this.read(rel);
     const disk = onDisk?.bytes;
@@ -169,8 +195,17 @@ export class Planner {
       if (!entry) return undefined;
     }
 
+    if (render && entry && !explicit && onDisk && render.sha === entry.sha256 && this.#untouched(onDisk, entry, render)) {
+      // The common case of a no-op run: render, base and disk are the same bytes, known by hash.
+      const c: Classification = {
+        path: rel, action: 'unchanged', reason: 'generator output unchanged', remove: false, conflicts: 0, unresolved: false,
+        record: { op: 'keep' }, base: onDisk.bytes, disk: onDisk.bytes, theirs: onDisk.bytes,
+      };
+      return item(c, render.mode, render.mode, render.generator);
+    }
     const base = entry ? this.#store.read(entry.sha256) : undefined;
-    const c = classify({ path: rel, recorded: entry !== undefined, base, disk, theirs: render?.content, overwriteUntracked: this.#options.overwriteUntracked === true });
+    const theirs = render ? await render.content() : undefined;
+    const c = classify({ path: rel, recorded: entry !== undefined, base, disk, theirs, overwriteUntracked: this.#options.overwriteUntracked === true });
     if (c.action === 'keep-edited' && this.#options.removeEdited) {
       c.action = 'delete';
       c.remove = true;
@@ -188,10 +223,16 @@ export class Planner {
         c.action = 'update';
         c.reason = `file mode changed to ${mode.toString(8).padStart(4, '0')}`;
       }
-      if (c.record.op === 'keep') c.record = { op: 'set', bytes: render.content };
+      if (c.record.op === 'keep' && theirs) c.record = { op: 'set', bytes: theirs };
     }
     if (explicit?.kind === 'write' && !c.remove) this.#overlay(c, explicit, onDisk);
     return item(c, mode, theirsMode, render?.generator ?? entry?.generator ?? this.#options.generatorId);
+  }
+
+  /** Whether the file on disk is exactly the recorded render, with the same executable bit as it and the new render. */
+  #untouched(onDisk: OnDisk, entry: RecordEntry, render: RenderInput): boolean {
+    const recorded = executable(parseMode(entry.mode));
+    return executable(render.mode) === recorded && executable(onDisk.mode) === recorded && !onDisk.bytes.includes(MARKER_OURS) && sha256(onDisk.bytes) === entry.sha256;
   }
 
   /** A file the command wrote itself, compared with disk: create, update or unchanged. */

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Cache } from './cache.js';
 import { Containment } from './contain.js';
-import { verbatim, type Formatter } from './format.js';
+import { isFormattable, verbatim, type Formatter } from './format.js';
+import { sha256 } from './hash.js';
 import { normalizeProjectPath } from './paths.js';
 import { FILE_MODE, Planner, type ExplicitInput, type Plan, type PlanItem, type RenderInput } from './plan.js';
 import { compareText, readRecord, RecordError, Store, type GenerationRecord, type RecordEntry } from './record.js';
@@ -72,7 +73,16 @@ interface RenderEntry {
 interface Context {
   planner: Planner;
   formatter: Formatter;
+  store: Store;
   files: Record<string, RecordEntry>;
+  /** Hashes the record names: their bytes are in the content store. */
+  stored: Set<string>;
+}
+
+/** A render's formatted hash, and its bytes on demand. */
+interface Resolved {
+  sha: string;
+  content: () => Promise<Buffer>;
 }
 
 const bytesOf = (content: string | Uint8Array): Buffer => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content));
@@ -98,7 +108,7 @@ export class Tree {
   readonly #generators = new Set<string>();
   readonly #renders = new Map<string, RenderEntry>();
   readonly #explicit = new Map<string, ExplicitInput>();
-  readonly #formatted = new Map<string, Promise<Buffer>>();
+  readonly #resolved = new Map<string, Promise<Resolved>>();
   readonly #items = new Map<string, PlanItem | undefined>();
   readonly #prune = new Set<string>();
   #context: Promise<Context> | undefined;
@@ -119,7 +129,7 @@ export class Tree {
       if (!this.#owns) this.#items.clear();
     }
     this.#renders.set(key, { content: bytesOf(content), generator: options.generator, mode: options.mode ?? FILE_MODE, format: options.format ?? true });
-    this.#formatted.delete(key);
+    this.#resolved.delete(key);
     this.#items.delete(key);
   }
 
@@ -178,7 +188,7 @@ export class Tree {
     const explicit = this.#explicit.get(key);
     const recorded = context.files[key];
     const entry = recorded && (render || explicit || this.#answersFor(recorded.generator)) ? recorded : undefined;
-    const item = context.planner.plan({ path: key, ...(render ? { render } : {}), ...(explicit ? { explicit } : {}), ...(entry ? { entry } : {}) });
+    const item = await context.planner.plan({ path: key, ...(render ? { render } : {}), ...(explicit ? { explicit } : {}), ...(entry ? { entry } : {}) });
     this.#items.set(key, item);
     return item;
   }
@@ -217,7 +227,7 @@ export class Tree {
     const context = await this.#load();
     const owned = Object.entries(context.files).filter(([, e]) => this.#answersFor(e.generator)).map(([file]) => file);
     const paths = new Set<string>([...this.#renders.keys(), ...this.#explicit.keys(), ...owned]);
-    await this.#formatAll(context);
+    await this.#resolve([...this.#renders.keys()], context);
     const items: PlanItem[] = [];
     for (const file of [...paths].sort(compareText)) {
       const item = await this.item(file);
@@ -256,22 +266,48 @@ export class Tree {
         store,
         new Containment(this.root),
       );
-      const inner = this.#options.formatter ?? verbatim;
-      const formatter = this.#options.cache ? this.#options.cache.formatter(inner, store) : inner;
-      return { planner, formatter, files };
+      const formatter = this.#options.formatter ?? verbatim;
+      return { planner, formatter, store, files, stored: new Set(Object.values(files).map((e) => e.sha256)) };
     })();
     return this.#context;
   }
 
-  /** Formats every render not formatted yet, in one call (the cache and prettier work in batches). */
-  async #formatAll(context: Context): Promise<void> {
-    const pending = [...this.#renders].filter(([file, r]) => r.format && !this.#formatted.has(file));
-    if (pending.length === 0) return;
-    const done = context.formatter.format(pending.map(([file, r]) => ({ path: file, content: r.content })));
-    pending.forEach(([file], i) => {
-      const one = done.then((out) => out[i]!);
+  /**
+   * Resolves the renders of `files` not resolved yet: a render the cache knows (same path and
+   * bytes, same prettier config and fw version) gets its formatted hash without formatting, its
+   * bytes read from the content store only if needed; the others are formatted in one call.
+   */
+  async #resolve(files: readonly string[], context: Context): Promise<void> {
+    const { formatter } = context;
+    const cache = this.#options.cache;
+    const misses: Array<[string, RenderEntry]> = [];
+    const known = (bytes: Buffer): Resolved => ({ sha: sha256(bytes), content: async () => bytes });
+    for (const file of files) {
+      const render = this.#renders.get(file);
+      if (!render || this.#resolved.has(file)) continue;
+      if (!render.format || !isFormattable(file, render.content)) {
+        this.#resolved.set(file, Promise.resolve(known(render.content)));
+        continue;
+      }
+      const source = { path: file, content: render.content };
+      const hash = cache?.lookup(source, formatter.exact, (h) => context.stored.has(h));
+      if (hash === undefined) {
+        misses.push([file, render]);
+        continue;
+      }
+      const content = async (): Promise<Buffer> =>
+        context.store.read(hash) ?? cache?.blob(hash) ?? (await formatter.format([source]))[0]!;
+      this.#resolved.set(file, Promise.resolve({ sha: hash, content }));
+    }
+    if (misses.length === 0) return;
+    const done = formatter.format(misses.map(([file, r]) => ({ path: file, content: r.content })));
+    misses.forEach(([file, r], i) => {
+      const one = done.then((out) => {
+        cache?.learn({ path: file, content: r.content }, out[i]!, formatter.exact);
+        return known(out[i]!);
+      });
       one.catch(() => undefined); // a failure is thrown by the await below, once
-      this.#formatted.set(file, one);
+      this.#resolved.set(file, one);
     });
     await done;
   }
@@ -279,15 +315,8 @@ export class Tree {
   async #render(file: string, context: Context): Promise<RenderInput | undefined> {
     const render = this.#renders.get(file);
     if (!render) return undefined;
-    let content = render.content;
-    if (render.format) {
-      let formatted = this.#formatted.get(file);
-      if (!formatted) {
-        formatted = context.formatter.format([{ path: file, content: render.content }]).then((out) => out[0]!);
-        this.#formatted.set(file, formatted);
-      }
-      content = await formatted;
-    }
-    return { content, generator: render.generator, mode: render.mode };
+    await this.#resolve([file], context);
+    const resolved = await this.#resolved.get(file)!;
+    return { ...resolved, generator: render.generator, mode: render.mode };
   }
 }
