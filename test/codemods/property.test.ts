@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerAdditive, unregisterAdditive, type CodemodResult } from '../../generators/src/codemods/index.js';
+import { prng } from '../support/random.js';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A random but valid fluid/app.ts in one of the styles users write. */
 function randomApp(rand: () => number): string {

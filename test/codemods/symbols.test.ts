@@ -14,18 +14,8 @@ import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { REPO } from '../generators/helpers.js';
 import { fw, newProject } from '../generators/project-helpers.js';
+import { prng } from '../support/random.js';
 
-/** mulberry32: a small seeded PRNG, so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Declarations of names Additives may take, by key. */
 const DECLARATIONS: Readonly<Record<string, string>> = {

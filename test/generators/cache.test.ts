@@ -13,6 +13,7 @@ import { apply, Cache, formatConfig, Tree, type Formatter } from '../../generato
 import { prettierFormatter } from '../../generators/src/pipeline/prettier.js';
 import { tempDir, testIO } from './helpers.js';
 import { editConfig, fw, newProject, read, snapshot } from './project-helpers.js';
+import { prng } from '../support/random.js';
 
 /** Prettier, counting the files it is asked to format. */
 function counting(root: string): Formatter & { formatted: string[] } {
@@ -79,17 +80,6 @@ describe('the format cache is invalidated by what it depends on', () => {
   }, 60_000);
 });
 
-/** mulberry32: a small seeded PRNG, so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('cached and uncached fw generate agree', () => {
   let work = '';

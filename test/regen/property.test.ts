@@ -4,18 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasConflictMarkers, itemChangesDisk, MARKER_OURS, MARKER_THEIRS } from '../../generators/src/pipeline/index.js';
 import { applyToDisk, planRendered } from './helpers.js';
+import { prng } from '../support/random.js';
 
-/** mulberry32: a small seeded PRNG, so every failure reproduces from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const GEN = 'property';
 const dirs: string[] = [];
