@@ -7,7 +7,7 @@ import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
-import { projectFormatting } from '../pipeline/prettier.js';
+import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import type { Tree } from '../pipeline/tree.js';
 import { findProjectRoot } from '../project.js';
@@ -82,7 +82,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   }
   const dryRun = values['dry-run'] === true;
   const generator = additiveGeneratorId(name);
-  const { formatter, cache } = projectFormatting(root, packageVersion(), io.env);
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
   const result = await runPipeline({
     root,
     command,

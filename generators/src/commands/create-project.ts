@@ -16,6 +16,7 @@ import { writeAppConfig } from '../project/app-config.js';
 import { CONFIG_FILE, validateConfigText } from '../project/config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { renderConfigFile, renderProject } from '../project/render.js';
+import { useTemplateStore } from '../render/handlebars.js';
 import { defaultSpecs, type DependencySpecs } from '../project/specs.js';
 
 /** Usage text of `create-fw-app` / `fw create project`. */
@@ -166,8 +167,9 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
   const frontend = frontendBlock({ ...known, ...asked });
 
   // The same render as `fw generate`'s, so a generate right after writes nothing.
-  const configText = await renderConfigFile(name, frontend);
   const cache = Cache.load(root, formatConfig(root, packageVersion()), io.env.FW_CACHE !== 'off');
+  useTemplateStore(cache.templates());
+  const configText = await renderConfigFile(name, frontend);
   const { config, defaults } = await validateConfigText(configText, cache);
   const owned = new Set([PROJECT_GENERATOR_ID, FRONTEND_GENERATOR_ID]);
   const result = await runPipeline({

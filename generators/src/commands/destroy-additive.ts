@@ -8,7 +8,7 @@ import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
 import type { Plan } from '../pipeline/plan.js';
-import { projectFormatting } from '../pipeline/prettier.js';
+import { projectCaches } from '../cli/caches.js';
 import { readRecord } from '../pipeline/record.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
@@ -75,7 +75,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (!recorded && !listed) throw new CliError(`no additive "${name}": fw.json "additives" does not list it and fw generated no files for it`);
   const dryRun = values['dry-run'] === true;
   const dir = additiveDir(name);
-  const { formatter, cache } = projectFormatting(root, packageVersion(), io.env);
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
   const result = await runPipeline({
     root,
     command,

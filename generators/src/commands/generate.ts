@@ -3,7 +3,7 @@ import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
-import { projectFormatting } from '../pipeline/prettier.js';
+import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
 import { registrationLines, renderWholeProject } from '../project/regenerate.js';
@@ -40,7 +40,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
-  const { formatter, cache } = projectFormatting(root, packageVersion(), io.env);
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
   const result = await runPipeline({
     root,
     command,

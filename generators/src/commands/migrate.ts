@@ -4,7 +4,7 @@ import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
-import { projectFormatting } from '../pipeline/prettier.js';
+import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
 import { loadConfig } from '../project/config.js';
@@ -65,7 +65,7 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
  */
 async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean): Promise<number> {
   const owns = (generator: string): boolean => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID;
-  const { formatter, cache } = projectFormatting(root, packageVersion(), io.env);
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
   const result = await runPipeline({
     root,
     command: 'fw migrate init',

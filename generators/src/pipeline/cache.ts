@@ -8,6 +8,7 @@ import type { FormatConfig, Formatter, SourceFile } from './format.js';
 export const CACHE_DIR = '.fw/cache';
 const FORMAT_FILE = `${CACHE_DIR}/format.json`;
 const RENDERS_FILE = `${CACHE_DIR}/renders.json`;
+const TEMPLATES_FILE = `${CACHE_DIR}/templates.json`;
 const IGNORE_FILE = `${CACHE_DIR}/.gitignore`;
 const IGNORE = '# Written by fw: a local cache (formatted renders, expensive renders), never committed.\n*\n';
 
@@ -21,6 +22,9 @@ interface FormatFile {
 }
 
 type RendersFile = Record<string, { key: string; value: unknown }>;
+
+/** Precompiled blueprint templates, by a hash of their source, options and Handlebars version. */
+type TemplatesFile = Record<string, string>;
 
 function readJson<T>(file: string): T | undefined {
   try {
@@ -43,7 +47,9 @@ export async function ignoreCache(projectRoot: string): Promise<void> {
  *   key naming the fw version and the prettier config ({@link formatConfig}); another key empties
  *   it. The bytes come from the content store (a recorded render is its own base) or, for the few
  *   renders the record does not hold, from the cache file itself.
- * - **Renders** too slow to repeat (typesafe-i18n's generator): a value per name and input key.
+ * - **Renders** too slow to repeat (typesafe-i18n's generator, the validation of `fw.json`): a
+ *   value per name and input key.
+ * - **Templates**: the blueprints precompiled by Handlebars, so a run loads its runtime only.
  *
  * It is read once per run and written only by the apply step, and only when it learned something;
  * a dry run never writes it. `FW_CACHE=off` turns it off (the property tests compare both).
@@ -55,12 +61,14 @@ export class Cache {
   readonly #used = new Map<string, string>();
   readonly #blobs = new Map<string, Buffer>();
   readonly #renders: RendersFile;
+  readonly #templates: Map<string, string>;
   #dirty = false;
 
-  private constructor(enabled: boolean, config: FormatConfig, format: FormatFile | undefined, renders: RendersFile) {
+  private constructor(enabled: boolean, config: FormatConfig, format: FormatFile | undefined, renders: RendersFile, templates: TemplatesFile) {
     this.enabled = enabled;
     this.config = config;
     this.#renders = renders;
+    this.#templates = new Map(Object.entries(templates));
     if (format?.version === 1 && format.key === config.key) {
       for (const [k, v] of Object.entries(format.entries)) this.#loaded.set(k, v);
       for (const [k, v] of Object.entries(format.blobs)) this.#blobs.set(k, Buffer.from(v, 'base64'));
@@ -71,7 +79,8 @@ export class Cache {
   static load(projectRoot: string, config: FormatConfig, enabled = true): Cache {
     const format = enabled ? readJson<FormatFile>(path.join(projectRoot, FORMAT_FILE)) : undefined;
     const renders = (enabled ? readJson<RendersFile>(path.join(projectRoot, RENDERS_FILE)) : undefined) ?? {};
-    return new Cache(enabled, config, format, renders);
+    const templates = (enabled ? readJson<TemplatesFile>(path.join(projectRoot, TEMPLATES_FILE)) : undefined) ?? {};
+    return new Cache(enabled, config, format, renders, templates);
   }
 
   /** Whether the run learned something the next one can use. */
@@ -112,6 +121,18 @@ export class Cache {
     return this.enabled && (exact || this.config.isDefault);
   }
 
+  /** The precompiled templates of the blueprints (a store for the renderer). */
+  templates(): { get(key: string): string | undefined; set(key: string, spec: string): void } {
+    return {
+      get: (key) => (this.enabled ? this.#templates.get(key) : undefined),
+      set: (key, spec) => {
+        if (!this.enabled || this.#templates.get(key) === spec) return;
+        this.#templates.set(key, spec);
+        this.#dirty = true;
+      },
+    };
+  }
+
   /** A cached render: the value stored under `name` when its input key was `key`. */
   render<T>(name: string, key: string): T | undefined {
     const entry = this.enabled ? this.#renders[name] : undefined;
@@ -146,6 +167,8 @@ export class Cache {
     await ignoreCache(projectRoot);
     await write(FORMAT_FILE, `${JSON.stringify(format)}\n`);
     await write(RENDERS_FILE, `${JSON.stringify(this.#renders)}\n`);
+    // Templates are keyed by their source: a few stale ones after an fw upgrade cost nothing.
+    await write(TEMPLATES_FILE, `${JSON.stringify(Object.fromEntries(this.#templates))}\n`);
     this.#dirty = false;
   }
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Cache } from './cache.js';
 import { DEFAULT_PRETTIER_OPTIONS, formatConfig, isFormattable, type Formatter, type SourceFile } from './format.js';
 
 type Prettier = typeof import('prettier');
@@ -65,12 +64,3 @@ export async function formatFile(filePath: string, content: Buffer, projectRoot:
   return formatted ?? content;
 }
 
-/**
- * The formatter and cache of an `fw` command in an existing project: prettier with the project's
- * config (found once, see {@link formatConfig}), behind `.fw/cache/` (off when the environment
- * sets `FW_CACHE=off`).
- */
-export function projectFormatting(projectRoot: string, version: string, env: NodeJS.ProcessEnv): { formatter: Formatter; cache: Cache } {
-  const config = formatConfig(projectRoot, version);
-  return { formatter: prettierFormatter(projectRoot, config.file), cache: Cache.load(projectRoot, config, env.FW_CACHE !== 'off') };
-}
