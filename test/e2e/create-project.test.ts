@@ -33,7 +33,8 @@ beforeAll(async () => {
       `  await writeFile(new URL('../shutdown-marker.txt', import.meta.url), 'shutdown hook ran\\n');\n});\n`,
   );
   sh('npm', ['install', '--no-audit', '--no-fund'], root, 240_000);
-  sh('npx', ['fw', 'create', 'app', 'e2e-app'], root, 30_000);
+  // create-fw-app wrote a development app config; this test runs the production settings.
+  sh('npx', ['fw', 'create', 'app', 'e2e-app', '--force'], root, 30_000);
 }, 300_000);
 
 afterAll(async () => {

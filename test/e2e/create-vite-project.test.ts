@@ -29,7 +29,8 @@ beforeAll(async () => {
   root = path.join(work, 'vite-app');
   sh(process.execPath, [CREATE_BIN, root, '--surface', 'vite', '--framework', 'react', '--typescript'], work, 30_000);
   sh('npm', ['install', '--no-audit', '--no-fund'], root, 240_000);
-  sh(process.execPath, [path.join(root, 'node_modules/.bin/fw'), 'create', 'app', 'vite-app'], root, 30_000);
+  // create-fw-app wrote a development app config; this test runs the production settings.
+  sh(process.execPath, [path.join(root, 'node_modules/.bin/fw'), 'create', 'app', 'vite-app', '--force'], root, 30_000);
 }, 300_000);
 
 afterAll(async () => {
