@@ -8,7 +8,7 @@ import { Containment } from './contain.js';
 import { CACHE_DIR, ignoreCache } from './cache.js';
 import { removeTempLeftovers } from './leftovers.js';
 import type { Plan, PlanItem } from './plan.js';
-import { planChangesDisk } from './print.js';
+import { itemChangesDisk, planChangesDisk } from './print.js';
 import { mapLimit } from './pool.js';
 import { readRecord, updateRecord, type WrittenFile } from './record.js';
 
@@ -56,8 +56,9 @@ async function applyItem(item: PlanItem, writer: Writer, updates: RecordUpdates)
  * already holds its render classifies as `unchanged` and is recorded then).
  */
 export async function applyPlan(plan: Plan, writer: Writer, updates: RecordUpdates = { written: [], dropped: [] }): Promise<RecordUpdates> {
-  for (const item of plan.items.filter((i) => i.first)) await applyItem(item, writer, updates);
-  await mapLimit(plan.items.filter((i) => !i.first), WRITE_CONCURRENCY, (item) => applyItem(item, writer, updates));
+  const work = plan.items.filter((i) => itemChangesDisk(i) || i.record.op !== 'keep');
+  for (const item of work.filter((i) => i.first)) await applyItem(item, writer, updates);
+  await mapLimit(work.filter((i) => !i.first), WRITE_CONCURRENCY, (item) => applyItem(item, writer, updates));
   return updates;
 }
 

@@ -12,6 +12,12 @@ export class PathRefusedError extends Error {
   }
 }
 
+/** A relative path of plain segments, none empty: already normal unless a segment is `.` or `..`. */
+const PLAIN = /^[\w@+~.-]+(?:\/[\w@+~.-]+)*$/;
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
+/** A segment the full check below would refuse (`.git`, `node_modules`, a leading `.fw`), in any case. */
+const FORBIDDEN = /(?:^|\/)(?:\.git|node_modules)(?:\/|$)|^\.fw(?:\/|$)/i;
+
 /** Top-level folders no generator may write into. `.fw/` belongs to the engine's record. */
 const FORBIDDEN_SEGMENTS = new Set(['.git', 'node_modules']);
 const ENGINE_FOLDER = '.fw';
@@ -22,6 +28,8 @@ const ENGINE_FOLDER = '.fw';
  * `.git/`, `node_modules/` or the engine's own `.fw/`.
  */
 export function normalizeProjectPath(requested: string): string {
+  // Most paths are already normal (`additives/blog/api.ts`): only the forbidden folders need a look.
+  if (typeof requested === 'string' && PLAIN.test(requested) && !DOT_SEGMENT.test(requested) && !FORBIDDEN.test(requested)) return requested;
   if (typeof requested !== 'string' || requested.length === 0) {
     throw new PathRefusedError(String(requested), 'the path is empty');
   }
