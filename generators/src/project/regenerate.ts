@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { additiveDir } from '../additive/render.js';
@@ -36,19 +37,20 @@ export interface Registrations {
   note?: string;
 }
 
-/** The `frontend` block of each Additive's `manifest.json` on disk (absent or unreadable: left out, i.e. no surface). */
-async function readManifests(root: string, names: readonly string[]): Promise<Map<string, unknown>> {
+/**
+ * The `frontend` block of each Additive's `manifest.json` on disk (absent or unreadable: left out,
+ * i.e. no surface). Read synchronously: hundreds of small files.
+ */
+function readManifests(root: string, names: readonly string[]): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  await Promise.all(
-    names.map(async (name) => {
-      try {
-        const json = JSON.parse(await readFile(path.join(root, additiveDir(name), 'manifest.json'), 'utf8')) as { frontend?: unknown };
-        if (json.frontend !== undefined) out.set(name, json.frontend);
-      } catch {
-        // no manifest yet (a new additive renders its own, with no Vite surface)
-      }
-    }),
-  );
+  for (const name of names) {
+    try {
+      const json = JSON.parse(readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8')) as { frontend?: unknown };
+      if (json.frontend !== undefined) out.set(name, json.frontend);
+    } catch {
+      // no manifest yet (a new additive renders its own, with no Vite surface)
+    }
+  }
   return out;
 }
 
@@ -97,7 +99,7 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const external = externalAdditives(appOnDisk, config.additives);
   const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
-  const manifests = await readManifests(root, config.additives.filter((n) => !external.has(n)));
+  const manifests = readManifests(root, config.additives.filter((n) => !external.has(n)));
   await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
   await renderParts(tree, { config, defaults: loaded.defaults, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
 
