@@ -147,6 +147,7 @@ export class Tree {
   unrender(file: string): void {
     const key = normalizeProjectPath(file);
     this.#renders.delete(key);
+    this.#resolved.delete(key);
     this.#items.delete(key);
   }
 
