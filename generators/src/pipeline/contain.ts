@@ -64,14 +64,26 @@ export class Containment {
    * (`O_NOFOLLOW`) needs no more.
    */
   checkFolder(relative: string): string {
-    const folder = path.posix.dirname(relative);
-    let realFolder = this.#folders.get(folder);
-    if (realFolder === undefined) {
-      realFolder = folder === '.' ? this.#realRoot : resolveExisting(path.join(this.root, folder));
-      this.#inside(relative, realFolder, true);
-      this.#folders.set(folder, realFolder);
-    }
+    const realFolder = this.#realFolder(path.posix.dirname(relative));
+    this.#inside(relative, realFolder, true);
     return realFolder;
+  }
+
+  /**
+   * The real path of a project folder, from its parent's: a folder that is not a symlink is its
+   * parent's real path plus its name (one `lstat`); a symlink, or a folder that does not exist,
+   * is resolved in full.
+   */
+  #realFolder(folder: string): string {
+    if (folder === '.') return this.#realRoot;
+    let real = this.#folders.get(folder);
+    if (real !== undefined) return real;
+    const parent = this.#realFolder(path.posix.dirname(folder));
+    const candidate = path.join(parent, path.posix.basename(folder));
+    const stats = lstatSync(candidate, { throwIfNoEntry: false });
+    real = stats?.isDirectory() ? candidate : resolveExisting(path.join(this.root, folder));
+    this.#folders.set(folder, real);
+    return real;
   }
 
   #inside(relative: string, resolved: string, folder: boolean): void {
