@@ -41,7 +41,7 @@ async function isMemberName(id: Identifier): Promise<boolean> {
  * that name for anything but a member (a declaration in any scope, an import, a reference to a
  * global such as `console`), then `<wanted>Additive`, `<wanted>Additive2`, ...
  */
-export async function freeLocal(sf: SourceFile, wanted: string): Promise<string> {
+async function freeLocal(sf: SourceFile, wanted: string): Promise<string> {
   const { SyntaxKind } = await tsMorph();
   const used = new Set<string>();
   for (const id of sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (!(await isMemberName(id))) used.add(id.getText());

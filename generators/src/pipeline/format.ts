@@ -43,7 +43,7 @@ export function isFormattable(filePath: string, content: Buffer): boolean {
 }
 
 /** A buffer with a NUL byte in its first 8000 bytes is treated as binary (git's heuristic). */
-export function isBinary(content: Buffer): boolean {
+function isBinary(content: Buffer): boolean {
   return content.subarray(0, 8000).includes(0);
 }
 

@@ -10,7 +10,7 @@ export function appConfigPath(name: string): string {
  * The ini text of a fresh app config: a `SECRET_KEY` and `DEBUG`. `debug: true` is the development
  * setting `create-fw-app` writes, so `npm run dev` shows debug errors and the Vite dev server.
  */
-export function appConfigText(name: string, secretKey: string, options: { debug?: boolean } = {}): string {
+function appConfigText(name: string, secretKey: string, options: { debug?: boolean } = {}): string {
   return [
     `; Runtime config of the app "${name}" (selected with FW_APP=${name}; the default app is the project name).`,
     '; Keys here override fw.json "config"; environment variables override these. Any key X may be',

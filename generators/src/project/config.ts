@@ -31,7 +31,7 @@ export interface ConfigDefaults {
 }
 
 /** The defaults of `@fw/schemas` (which it imports: zod is loaded here, and only here, on the generate path). */
-export async function schemaDefaults(): Promise<ConfigDefaults> {
+async function schemaDefaults(): Promise<ConfigDefaults> {
   const { configDefaults } = await import('@fw/schemas');
   const d = configDefaults();
   return { APP_FRONTEND: d.APP_FRONTEND, DATABASE_BINDS: d.DATABASE_BINDS, SECURITY_MODELS_DB_BIND: d.SECURITY_MODELS_DB_BIND, I18N_DEFAULT_LOCALE: d.I18N_DEFAULT_LOCALE };

@@ -4,7 +4,7 @@ import { identifierFor } from '../additive/names.js';
 export const APP_FILE = 'fluid/app.ts';
 
 /** The module `fluid/app.ts` imports the local Additive `name` from. */
-export function localImportPath(name: string): string {
+function localImportPath(name: string): string {
   return `../additives/${name}/index.js`;
 }
 
@@ -42,7 +42,7 @@ export function externalAdditives(appText: string | undefined, names: readonly s
  * (by specifier, whatever local name it is bound to) and a `.additive(<that name>)` call. A cheap
  * text test that decides whether the codemod (and ts-morph) is needed at all.
  */
-export function registeredLocally(appText: string): Set<string> {
+function registeredLocally(appText: string): Set<string> {
   const called = new Set([...appText.matchAll(/\.additive\(\s*([A-Za-z_$][\w$]*)\s*\)/g)].map((m) => m[1]!));
   const out = new Set<string>();
   for (const [local, specifier] of defaultImports(appText)) {

@@ -26,7 +26,7 @@ export interface ProjectRenderInput {
 }
 
 /** The frontend block of the main app, with the schema default when `fw.json` has none. */
-export function frontendOf(config: ProjectConfig, defaults: ConfigDefaults): Record<string, unknown> {
+function frontendOf(config: ProjectConfig, defaults: ConfigDefaults): Record<string, unknown> {
   const block = config.config.APP_FRONTEND ?? defaults.APP_FRONTEND;
   return (block ?? { type: 'none' }) as Record<string, unknown>;
 }
