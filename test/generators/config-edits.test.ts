@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { editAdditives } from '../../generators/src/project/config.js';
+import { editAdditives } from '../../generators/src/project/config-edit.js';
 import { fw, newProject } from './project-helpers.js';
 
 describe('fw.json keeps your formatting', () => {

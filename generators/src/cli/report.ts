@@ -1,4 +1,5 @@
 import type { PipelineResult } from '../pipeline/run.js';
+import { loadDiff } from '../pipeline/diff.js';
 import { hasConflicts, planDiff, summarise, toJSON, type PlanJson } from '../pipeline/print.js';
 import type { CommandIO } from './io.js';
 
@@ -32,8 +33,9 @@ export interface RunJson extends PlanJson {
  * last line. With `--json` the same as one JSON document. Returns the exit status: 1 when a file
  * holds conflicts or the command failed, else 0.
  */
-export function report(io: CommandIO, result: PipelineResult<unknown>, options: ReportOptions): number {
+export async function report(io: CommandIO, result: PipelineResult<unknown>, options: ReportOptions): Promise<number> {
   const { plan, applied } = result;
+  if (options.dryRun) await loadDiff();
   const exitCode = hasConflicts(plan) || options.failed ? 1 : 0;
   const leftovers = applied?.leftovers ?? [];
   if (options.json) {

@@ -12,7 +12,8 @@ import { projectCaches } from '../cli/caches.js';
 import { readRecord } from '../pipeline/record.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { CONFIG_FILE, editAdditives, loadConfig, validateConfigText } from '../project/config.js';
+import { editAdditives } from '../project/config-edit.js';
+import { CONFIG_FILE, loadConfig, validateConfigText } from '../project/config.js';
 import { additiveGeneratorId } from '../project/generators.js';
 import { registerAdditives, registrationLines } from '../project/regenerate.js';
 

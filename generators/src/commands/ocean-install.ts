@@ -9,7 +9,8 @@ import { findProjectRoot } from '../project.js';
 import { packageVersion } from '../package-info.js';
 import { Cache } from '../pipeline/cache.js';
 import { formatConfig } from '../pipeline/format.js';
-import { CONFIG_FILE, editAdditives, loadConfig, validateConfigText } from '../project/config.js';
+import { editAdditives } from '../project/config-edit.js';
+import { CONFIG_FILE, loadConfig, validateConfigText } from '../project/config.js';
 import { APP_FILE } from '../project/registrations.js';
 
 /**

@@ -4,7 +4,15 @@ import { decodeText } from './text.js';
 type Diff = typeof import('diff');
 let diff: Diff | undefined;
 
-/** jsdiff, required on the first diff only: a run that prints no diff never loads it. */
+/**
+ * Loads jsdiff: a run that prints no diff never does. Commands call it before printing diffs (a
+ * dynamic import, so a bundle of the command includes it); a direct caller of
+ * {@link unifiedDiff} that did not gets it required on first use.
+ */
+export async function loadDiff(): Promise<void> {
+  diff ??= await import('diff');
+}
+
 function jsdiff(): Diff {
   diff ??= createRequire(import.meta.url)('diff') as Diff;
   return diff;

@@ -7,6 +7,7 @@ import { sha256 } from '../pipeline/hash.js';
 import type { Tree } from '../pipeline/tree.js';
 import type { ConfigDefaults } from './config.js';
 import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
+import { prepareBlueprint } from '../render/blueprint.js';
 import { addDependencies } from './render.js';
 
 /** Input of {@link renderParts}: what the config-driven parts of a project depend on. */
@@ -38,7 +39,7 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
     // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
     addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
   }
-  renderAuth(tree, config);
+  await renderAuth(tree, config);
   if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) {
     // The typed translation modules import typesafe-i18n at run time.
     addDependencies(tree, { dependencies: ['typesafe-i18n'] });
@@ -51,6 +52,7 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
  */
 async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
   const { renderMigrateEnvironment } = await import('../migrate/render.js');
+  await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
   const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name });
@@ -62,9 +64,10 @@ async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: Config
  * `AUTH_ROLES` or `AUTH_PERMISSIONS` (even to `[]`): a project that never mentions them gets no
  * guards module.
  */
-function renderAuth(tree: Tree, config: ProjectConfig): void {
+async function renderAuth(tree: Tree, config: ProjectConfig): Promise<void> {
   const { AUTH_ROLES: roles, AUTH_PERMISSIONS: permissions } = config.config;
   if (roles === undefined && permissions === undefined) return;
+  await prepareBlueprint('auth', ['fluid/guards.ts.hbs']);
   let files: Map<string, string>;
   try {
     files = renderAuthGuards({ roles: roles ?? [], permissions: permissions ?? [] });
@@ -94,6 +97,7 @@ async function renderI18n(tree: Tree, config: ProjectConfig, defaults: ConfigDef
   let files = cache?.render<Record<string, string>>('i18n', keyOf(catalogs));
   if (!files) {
     const { renderTranslationModules } = await import('../i18n/index.js');
+    await prepareBlueprint('i18n', ['fluid/locales/locale.po.hbs']);
     try {
       files = Object.fromEntries(await renderTranslationModules({ config: locales, files: catalogs, projectName: config.name }));
     } catch (error) {

@@ -3,7 +3,7 @@ import { renderAdditive } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
 import { ownPackageJson, packageVersion } from '../package-info.js';
 import type { Tree } from '../pipeline/tree.js';
-import { loadBlueprint, renderBlueprint } from '../render/blueprint.js';
+import { loadBlueprint, prepareBlueprint, renderBlueprint } from '../render/blueprint.js';
 import type { ConfigDefaults } from './config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import type { DependencySpecs } from './specs.js';
@@ -113,6 +113,7 @@ async function renderFrontend(
   ];
   if (!surfaces.some((s) => (s.frontend as { type?: unknown }).type === 'vite')) return;
   const { setupFrontend } = await import('../frontend/setup.js');
+  await prepareBlueprint('frontend', ['root/vite.config.js.hbs', 'workspace/vite.config.js.hbs']);
   let files: Map<string, string | Uint8Array>;
   try {
     files = setupFrontend({

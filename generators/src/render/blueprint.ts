@@ -4,7 +4,7 @@ import path from 'node:path';
 import { blueprintDir } from '../package-info.js';
 import { EXECUTABLE_MODE, FILE_MODE } from '../pipeline/plan.js';
 import type { Tree } from '../pipeline/tree.js';
-import { compileTemplate, type Template } from './handlebars.js';
+import { compileTemplate, loadCompiler, needsCompiler, type Template } from './handlebars.js';
 
 /** One blueprint file, compiled once per process. */
 interface CompiledFile {
@@ -32,20 +32,21 @@ async function compile(kind: string, source: string): Promise<CompiledBlueprint>
     .filter((e) => e.isFile())
     .map((e) => path.relative(source, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();
-  const files = await Promise.all(
-    paths.map(async (file): Promise<CompiledFile> => {
+  const read = await Promise.all(
+    paths.map(async (file) => {
       const absolute = path.join(source, ...file.split('/'));
-      const templated = file.endsWith('.hbs');
-      const target = templated ? file.slice(0, -'.hbs'.length) : file;
-      const segments = target.split('/').map((s) => RENAMES[s] ?? (s.includes('{{') ? compileTemplate(s, 'path') : s));
       const [bytes, stats] = await Promise.all([readFile(absolute), stat(absolute)]);
-      return {
-        segments,
-        content: templated ? compileTemplate(bytes.toString('utf8'), target) : bytes,
-        mode: (stats.mode & 0o111) !== 0 ? EXECUTABLE_MODE : FILE_MODE,
-      };
+      return { file, bytes, mode: (stats.mode & 0o111) !== 0 ? EXECUTABLE_MODE : FILE_MODE };
     }),
   );
+  const templates = read.filter((r) => r.file.endsWith('.hbs'));
+  if (templates.some((r) => needsCompiler(r.bytes.toString('utf8'), r.file.slice(0, -'.hbs'.length)))) await loadCompiler();
+  const files = read.map(({ file, bytes, mode }): CompiledFile => {
+    const templated = file.endsWith('.hbs');
+    const target = templated ? file.slice(0, -'.hbs'.length) : file;
+    const segments = target.split('/').map((s) => RENAMES[s] ?? (s.includes('{{') ? compileTemplate(s, 'path') : s));
+    return { segments, content: templated ? compileTemplate(bytes.toString('utf8'), target) : bytes, mode };
+  });
   return { kind, files };
 }
 
@@ -86,6 +87,18 @@ export function renderBlueprint(
 }
 
 const templates = new Map<string, Template>();
+
+/**
+ * Makes the templates of `blueprints/<kind>` that {@link blueprintTemplate} will compile ready to
+ * compile without blocking: loads the Handlebars compiler when one is not in the template store.
+ * The renders call it before their synchronous work (and a bundle then includes the compiler).
+ */
+export async function prepareBlueprint(kind: string, rels: readonly string[], source = blueprintDir(kind)): Promise<void> {
+  for (const rel of rels) {
+    if (templates.has(path.join(source, rel))) continue;
+    if (needsCompiler(await readFile(path.join(source, rel), 'utf8'), rel.replace(/\.hbs$/, ''))) return loadCompiler();
+  }
+}
 
 /**
  * One template of `blueprints/<kind>` (`rel` ends in `.hbs`), compiled once per process, for the

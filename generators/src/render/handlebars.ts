@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
+import runtime from 'handlebars/runtime.js';
 import { sha256 } from '../pipeline/hash.js';
 
 type Handlebars = typeof import('handlebars');
-const require = createRequire(import.meta.url);
 
 /**
  * The one Handlebars instance of every fw blueprint, with one helper set:
@@ -20,9 +20,27 @@ const require = createRequire(import.meta.url);
  * string. Templates are precompiled, and run on Handlebars' small runtime: the compiler (and the
  * source-map library it carries) is loaded only for a template the template store does not hold.
  */
-const hbs = (require('handlebars/runtime') as Handlebars).create();
+const hbs = (runtime as unknown as Handlebars).create();
 hbs.registerHelper('json', (value: unknown) => JSON.stringify(value));
 let compiler: Handlebars | undefined;
+
+/**
+ * Loads the Handlebars compiler (a dynamic import, so a bundle of the create path includes it).
+ * `prepareBlueprint` calls it when a template is not in the store; a direct caller of a render that
+ * did not prepare gets it required on first use.
+ */
+export async function loadCompiler(): Promise<void> {
+  compiler ??= ((await import('handlebars')) as unknown as { default: Handlebars }).default;
+}
+
+/** Whether compiling `source` for `target` needs the compiler (the store does not hold it). */
+export function needsCompiler(source: string, target: string): boolean {
+  return compiler === undefined && store?.get(keyOf(source, !escapes(target))) === undefined;
+}
+
+function keyOf(source: string, noEscape: boolean): string {
+  return sha256(hbs.VERSION, String(noEscape), source);
+}
 
 /** A compiled blueprint template. */
 export type Template = (data: object) => string;
@@ -48,10 +66,10 @@ export function escapes(target: string): boolean {
 /** Compiles a blueprint template whose output is the file `target` (its extension picks the escaping). */
 export function compileTemplate(source: string, target: string): Template {
   const noEscape = !escapes(target);
-  const key = sha256(hbs.VERSION, String(noEscape), source);
+  const key = keyOf(source, noEscape);
   let spec = store?.get(key);
   if (spec === undefined) {
-    compiler ??= require('handlebars') as Handlebars;
+    compiler ??= createRequire(import.meta.url)('handlebars') as Handlebars;
     spec = compiler.precompile(source, { strict: true, noEscape }) as unknown as string;
     store?.set(key, spec);
   }
