@@ -15,7 +15,18 @@ import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { registerAdditive } from '../generators/src/codemods/index.ts';
-import { applyPlanToDisk, planRegeneration } from '../generators/src/regen/index.ts';
+import { apply, Tree, type Plan } from '../generators/src/pipeline/index.ts';
+
+/** The pipeline's planner over a render of one generator (what `regen/` used to export). */
+async function planRegeneration(options: { projectRoot: string; rendered: ReadonlyMap<string, Buffer>; generatorId: string }): Promise<Plan> {
+  const tree = new Tree(options.projectRoot, { owns: (g) => g === options.generatorId, generatorId: options.generatorId });
+  for (const [file, content] of options.rendered) tree.render(file, content, { generator: options.generatorId, format: false });
+  return tree.plan();
+}
+
+async function applyPlanToDisk(plan: Plan, options: { generatorVersion: string }): Promise<void> {
+  await apply(plan, options);
+}
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const FILES = ['api.ts', 'app.ts', 'ws.ts', 'hooks.ts', 'manifest.json', 'templates/index.html', 'static/app.css', 'index.ts'];

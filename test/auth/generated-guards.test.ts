@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuthGuards, AuthGuardsError, GUARDS_PATH } from '../../generators/src/auth/index.js';
-import { formatFile } from '../../generators/src/engine/format.js';
+import { formatFile } from '../../generators/src/pipeline/prettier.js';
 import type { Guard } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CodemodAnchorError, ensureArrayElement, identifierFor, registerAdditive, registerGuard, registerHook, registerRoute, unregisterAdditive,
-  type CodemodResult, type SourceText,
-} from '../../generators/src/codemods/index.js';
+import { identifierFor } from '../../generators/src/additive/names.js';
+import { CodemodAnchorError, registerAdditive, unregisterAdditive, type CodemodResult, type SourceText } from '../../generators/src/codemods/index.js';
 
 const APP = `// The app: edit freely.
 import { Fluid } from '@fw/kernel';
@@ -99,87 +97,5 @@ describe('registerAdditive', () => {
     expect(identifierFor('blog-posts')).toBe('blogPosts');
     expect(identifierFor('new')).toBe('newAdditive');
     expect(identifierFor('2fa')).toBe('_2fa');
-  });
-});
-
-describe('registerRoute', () => {
-  it('adds the route after the last route of its router and imports the handler', async () => {
-    const r = await twice((f) => registerRoute(f, { method: 'get', name: 'about', path: '/about', handler: 'aboutPage', from: './routes/about.js' }), app());
-    expectOnlyInserted(APP, r.text, ["import { aboutPage } from './routes/about.js';", "fluid.app.get('about', '/about', aboutPage);"]);
-    expect(r.text).toContain("}));\nfluid.app.get('about', '/about', aboutPage);\n");
-  });
-
-  it('treats a route with the same name as present, even with another path', async () => {
-    const text = APP.replace('export default', "fluid.app.post('about', '/elsewhere', other);\nexport default");
-    expect((await registerRoute(app(text), { method: 'get', name: 'about', path: '/about', handler: 'aboutPage' })).changed).toBe(false);
-    // The same name on another router is another route.
-    expect((await registerRoute(app(text), { router: 'api', method: 'get', name: 'about', path: '/about', handler: 'aboutPage' })).changed).toBe(true);
-  });
-
-  it('adds a named import to an existing import of the same module', async () => {
-    const r = await registerRoute(app(), { method: 'get', name: 'me', path: '/me', handler: 'mePage', from: './hooks.js' });
-    expect(r.text).toContain('import { loadUser, mePage } from "./hooks.js"\n');
-  });
-
-  it('works on an additive\'s own app.ts with the Additive anchor', async () => {
-    const text = "import { Additive } from '@fw/kernel';\n\nexport const blog = new Additive('blog', { root: import.meta.url });\n";
-    const r = await registerRoute({ path: 'additives/blog/app.ts', text }, { anchor: 'Additive', method: 'get', name: 'index', path: '/', handler: 'index' });
-    expect(r.text).toBe(`${text}blog.app.get('index', '/', index);\n`);
-    await expect(registerRoute({ path: 'additives/blog/app.ts', text: 'export {};\n' }, { anchor: 'Additive', method: 'get', name: 'index', path: '/', handler: 'index' }))
-      .rejects.toThrow("Add `additive.app.get('index', '/', index);` after the `const additive = new Additive(...)` in additives/blog/app.ts");
-  });
-});
-
-describe('registerHook', () => {
-  it('adds the hook after the last hook of the same kind', async () => {
-    const r = await twice((f) => registerHook(f, { hook: 'onStartup', handler: 'warmCache', from: './cache.js' }), app());
-    expectOnlyInserted(APP, r.text, ["import { warmCache } from './cache.js';", 'fluid.onStartup(warmCache);']);
-    expect(r.text).toContain('fluid.onStartup(async () => { /* ... */ });\nfluid.onStartup(warmCache);\n');
-  });
-
-  it('reuses an existing import and counts an existing registration as present', async () => {
-    const r = await registerHook(app(), { hook: 'beforeRequest', handler: 'loadUser', from: './hooks.js' });
-    expectOnlyInserted(APP, r.text, ['fluid.beforeRequest(loadUser);']);
-    expect((await registerHook(app(r.text), { hook: 'beforeRequest', handler: 'loadUser', from: './hooks.js' })).changed).toBe(false);
-  });
-
-  it('gives the manual instruction without an anchor', async () => {
-    await expect(registerHook(app('export {};\n'), { hook: 'onShutdown', handler: 'closeDb' }))
-      .rejects.toThrow('Add `fluid.onShutdown(closeDb);` after the `const fluid = new Fluid(...)` in fluid/app.ts');
-  });
-});
-
-describe('registerGuard', () => {
-  it('inserts the guard right after the route path, once', async () => {
-    const r = await twice((f) => registerGuard(f, { route: 'home', guard: 'requireUser', from: '@fw/kernel' }), app());
-    expect(r.text).toContain("import { Fluid, requireUser } from '@fw/kernel';\n");
-    expect(r.text).toContain("fluid.app.get('home', '/', requireUser, (ctx) => ctx.render('index.html', {\n      title: 'demo',   // odd formatting");
-    expect(r.text.replace(', requireUser', '').replace(', requireUser', '')).toBe(APP);
-  });
-
-  it('names the missing route in the manual instruction', async () => {
-    await expect(registerGuard(app(), { route: 'admin', guard: 'requireAdmin' })).rejects.toThrow(
-      "Add `requireAdmin` right after the path in the registration of the route 'admin' (`fluid.app.<method>('admin', '<path>', requireAdmin, <handler>)`) in fluid/app.ts",
-    );
-  });
-});
-
-describe('ensureArrayElement', () => {
-  it('appends to one-line, multi-line and empty arrays in their own layout', async () => {
-    const one = 'export const guards = [requireUser];\n';
-    expect((await twice((f) => ensureArrayElement(f, { variable: 'guards', element: 'requireAdmin' }), app(one))).text)
-      .toBe('export const guards = [requireUser, requireAdmin];\n');
-    const multi = 'export const guards = [\n  requireUser,\n];\n';
-    expect((await ensureArrayElement(app(multi), { variable: 'guards', element: 'requireAdmin' })).text)
-      .toBe('export const guards = [\n  requireUser,\n  requireAdmin,\n];\n');
-    const multiNoComma = 'export const guards = [\n    requireUser\n];\n';
-    expect((await ensureArrayElement(app(multiNoComma), { variable: 'guards', element: 'requireAdmin' })).text)
-      .toBe('export const guards = [\n    requireUser,\n    requireAdmin\n];\n');
-    expect((await ensureArrayElement(app('const guards: Guard[] = [];\n'), { variable: 'guards', element: 'a' })).text).toBe('const guards: Guard[] = [a];\n');
-  });
-
-  it('gives the manual instruction when the array is missing', async () => {
-    await expect(ensureArrayElement(app('const other = 1;\n'), { variable: 'guards', element: 'requireAdmin' }))
-      .rejects.toThrow('Add `requireAdmin` to the array `const guards = [...]` in fluid/app.ts');
   });
 });

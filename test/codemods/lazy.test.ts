@@ -24,8 +24,8 @@ describe('ts-morph is loaded lazily', () => {
     expect(loadedAfter('./generators/src/codemods/index.ts', false)).toEqual([]);
   });
 
-  it('importing the regeneration module does not load them either', () => {
-    expect(loadedAfter('./generators/src/regen/index.ts', false)).toEqual([]);
+  it('importing the pipeline does not load them either', () => {
+    expect(loadedAfter('./generators/src/pipeline/index.ts', false)).toEqual([]);
   });
 
   it('the first codemod call loads ts-morph (so the check above can fail)', () => {

@@ -27,6 +27,8 @@ beforeAll(async () => {
       `  await writeFile(new URL('../shutdown-marker.txt', import.meta.url), 'shutdown hook ran\\n');\n});\n`,
   );
   sh('npm', ['install'], root);
+  // create-fw-app wrote a development app config; this test runs the production settings.
+  sh('npx', ['fw', 'create', 'app', 'e2e-app', '--force'], root);
 });
 
 afterAll(async () => {

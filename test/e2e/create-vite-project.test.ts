@@ -21,6 +21,8 @@ beforeAll(async () => {
   root = path.join(work, 'vite-app');
   as.run('npm', ['create', 'fw-app@latest', 'vite-app', '--', '--surface', 'vite', '--framework', 'react', '--typescript'], work);
   as.run('npm', ['install'], root);
+  // create-fw-app wrote a development app config; this test runs the production settings.
+  as.run('npx', ['fw', 'create', 'app', 'vite-app', '--force'], root);
 });
 
 afterAll(async () => {

@@ -12,13 +12,11 @@ interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /** Runs a built binary with stdin a pipe (never a TTY), and a hard timeout. */
 function runBin(bin: string, args: string[], cwd: string, timeoutMs = 10_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const started = performance.now();
     const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -31,7 +29,7 @@ function runBin(bin: string, args: string[], cwd: string, timeoutMs = 10_000): P
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -43,11 +41,11 @@ beforeAll(() => {
 });
 
 describe('create-fw-app binary', () => {
-  test('without a TTY and without --yes it exits 1 within a second, naming the missing flags', async () => {
+  test('without a TTY and without --yes it exits 1 on its own (never waits for input), naming the missing flags', async () => {
     const cwd = await tempDir();
+    // stdin stays open: a CLI waiting for an answer would still run at the timeout, which fails the test.
     const ran = await runBin(CREATE_BIN, ['my-app'], cwd, 5_000);
     expect(ran.code).toBe(1);
-    expect(ran.ms).toBeLessThan(1_000);
     expect(ran.stderr).toContain('error: missing input and no terminal to ask: give --surface <none|htmx|vite>, --alpine or --no-alpine');
     expect(await listFiles(cwd)).toEqual([]);
   });
@@ -117,9 +115,10 @@ describe('fw binary', () => {
     const created = await runBin(FW_BIN, ['create', 'project', 'proj', '--surface', 'none'], cwd);
     expect(created.code).toBe(0);
     const root = path.join(cwd, 'proj');
-    const app = await runBin(FW_BIN, ['create', 'app', 'proj'], root);
+    const app = await runBin(FW_BIN, ['create', 'app', 'staging'], root);
     expect(app.stderr).toBe('');
-    expect(app.stdout).toBe('Wrote app_configs/proj.ini with a fresh SECRET_KEY.\n');
+    expect(app.stdout).toBe('Wrote app_configs/staging.ini with a fresh SECRET_KEY.\n');
+    // create project wrote the project's own app config already
     const again = await runBin(FW_BIN, ['create', 'app', 'proj'], root);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists; pass --force');

@@ -6,7 +6,7 @@ import { parseProjectConfig, validateProjectName } from '@fw/schemas';
 import { format } from 'prettier';
 import { createApp } from '../../generators/src/commands/create-app.js';
 import { createProject, dependencySpecs, run } from '../../generators/src/commands/create-project.js';
-import { readRecord, readStored } from '../../generators/src/engine/index.js';
+import { readRecord, readStored } from '../../generators/src/pipeline/index.js';
 import { listFiles, REPO, tempDir, testIO } from './helpers.js';
 
 const PROJECT_FILES = [
@@ -15,6 +15,8 @@ const PROJECT_FILES = [
   'test/home.test.ts', 'tsconfig.build.json', 'tsconfig.json', 'vitest.config.ts',
 ];
 const FW_VERSION = (JSON.parse(readFileSync(path.join(REPO, 'generators/package.json'), 'utf8')) as { version: string }).version;
+/** Every file create writes for the project `name`: the project files and its app config (a secret, never recorded). */
+const filesOf = (name: string): string[] => [...PROJECT_FILES, `app_configs/${name}.ini`].sort();
 
 describe('create project', () => {
   test('--yes writes the htmx project layout, its record, and nothing else', async () => {
@@ -23,10 +25,10 @@ describe('create project', () => {
     expect(await run(['my-app', '--yes'], io)).toBe(0);
     const root = path.join(cwd, 'my-app');
     const files = await listFiles(root);
-    expect(files.filter((f) => !f.startsWith('.fw/'))).toEqual(PROJECT_FILES);
+    expect(files.filter((f) => !f.startsWith('.fw/'))).toEqual(filesOf('my-app'));
     const fw = JSON.parse(await readFile(path.join(root, 'fw.json'), 'utf8'));
     expect(fw).toEqual({
-      $schema: './node_modules/create-fw-app/schemas/json/fw.schema.json',
+      $schema: './node_modules/@fw/schemas/json/fw.schema.json',
       name: 'my-app',
       additives: [],
       config: { APP_FRONTEND: { type: 'htmx', alpine: false } },
@@ -88,7 +90,7 @@ describe('create project', () => {
     const io = testIO(cwd);
     expect(await run(['dry', '--yes', '--dry-run'], io)).toBe(0);
     expect(await listFiles(cwd)).toEqual([]);
-    for (const file of PROJECT_FILES) expect(io.out()).toContain(`create     ${file}`);
+    for (const file of filesOf('dry')) expect(io.out()).toMatch(new RegExp(`create\\s+${file.replace(/\./g, '\\.')}`));
     expect(io.out()).toContain('Dry run: nothing was written.');
   });
 
@@ -100,7 +102,7 @@ describe('create project', () => {
     const before = await Promise.all(files.map((f) => stat(path.join(root, f))));
     const result = await createProject({ dir: 'same', yes: true, force: true }, testIO(cwd));
     expect(result.committed).toMatchObject({ created: [], updated: [], deleted: [] });
-    expect(result.committed?.unchanged).toEqual(PROJECT_FILES);
+    expect(result.committed?.unchanged).toEqual(filesOf('same'));
     const after = await Promise.all(files.map((f) => stat(path.join(root, f))));
     expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
   });
@@ -157,6 +159,34 @@ describe('create project', () => {
     expect(message).toContain(reason);
   });
 
+  test('writes app_configs/<name>.ini with a fresh SECRET_KEY and DEBUG = true, outside the record; --force keeps it', async () => {
+    const cwd = await tempDir();
+    const io = testIO(cwd);
+    expect(await run(['dev-app', '--yes'], io)).toBe(0);
+    const root = path.join(cwd, 'dev-app');
+    const text = await readFile(path.join(root, 'app_configs/dev-app.ini'), 'utf8');
+    const key = /^SECRET_KEY = ([0-9a-f]{64})$/m.exec(text)?.[1];
+    expect(key).toBeDefined();
+    expect(text).toMatch(/^DEBUG = true$/m);
+    expect((await stat(path.join(root, 'app_configs/dev-app.ini'))).mode & 0o777).toBe(0o600);
+    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/dev-app.ini');
+    expect(io.out()).toContain('Next steps:\n  cd dev-app\n  npm install\n  npm run dev\n');
+    await createProject({ dir: 'dev-app', yes: true, force: true }, testIO(cwd));
+    expect(await readFile(path.join(root, 'app_configs/dev-app.ini'), 'utf8')).toBe(text);
+  });
+
+  test('--framework implies --surface vite, and --surface vite --yes takes the defaults (framework none)', async () => {
+    const cwd = await tempDir();
+    expect(await run(['implied', '--framework', 'react', '--yes'], testIO(cwd))).toBe(0);
+    expect(JSON.parse(await readFile(path.join(cwd, 'implied/fw.json'), 'utf8')).config.APP_FRONTEND).toMatchObject({ type: 'vite', framework: 'react', typescript: false });
+    expect(await run(['defaults', '--surface', 'vite', '--yes'], testIO(cwd))).toBe(0);
+    expect(JSON.parse(await readFile(path.join(cwd, 'defaults/fw.json'), 'utf8')).config.APP_FRONTEND).toMatchObject({ type: 'vite', framework: 'none', typescript: false });
+    expect(await listFiles(path.join(cwd, 'defaults'))).toContain('fluid/frontend/package.json');
+    await expect(run(['mixed', '--surface', 'htmx', '--framework', 'react', '--yes'], testIO(cwd))).rejects.toThrow(
+      '--framework react: a framework is for --surface vite, not --surface htmx',
+    );
+  });
+
   test('--kernel overrides the kernel spec; --local links this checkout (file: specs)', async () => {
     const cwd = await tempDir();
     await run(['k', '--yes', '--kernel', '^0.1.0'], testIO(cwd));
@@ -176,17 +206,17 @@ describe('create app', () => {
     const cwd = await tempDir();
     await run(['proj', '--yes'], testIO(cwd));
     const root = path.join(cwd, 'proj');
-    await createApp({ name: 'proj' }, testIO(path.join(root, 'fluid')));
-    const text = await readFile(path.join(root, 'app_configs/proj.ini'), 'utf8');
+    await createApp({ name: 'staging' }, testIO(path.join(root, 'fluid')));
+    const text = await readFile(path.join(root, 'app_configs/staging.ini'), 'utf8');
     const key = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(text)?.[1];
     expect(key).toHaveLength(64);
     expect(text).toMatch(/^DEBUG = false$/m);
-    expect((await stat(path.join(root, 'app_configs/proj.ini'))).mode & 0o777).toBe(0o600);
-    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/proj.ini');
+    expect((await stat(path.join(root, 'app_configs/staging.ini'))).mode & 0o777).toBe(0o600);
+    expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/staging.ini');
 
-    await expect(createApp({ name: 'proj' }, testIO(root))).rejects.toThrow(/app_configs\/proj\.ini already exists; pass --force/);
-    await createApp({ name: 'proj', force: true }, testIO(root));
-    const replaced = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(await readFile(path.join(root, 'app_configs/proj.ini'), 'utf8'))?.[1];
+    await expect(createApp({ name: 'staging' }, testIO(root))).rejects.toThrow(/app_configs\/staging\.ini already exists; pass --force/);
+    await createApp({ name: 'staging', force: true }, testIO(root));
+    const replaced = /^SECRET_KEY = ([0-9a-f]+)$/m.exec(await readFile(path.join(root, 'app_configs/staging.ini'), 'utf8'))?.[1];
     expect(replaced).toHaveLength(64);
     expect(replaced).not.toBe(key);
   });
@@ -200,7 +230,7 @@ describe('create app', () => {
     const cwd = await tempDir();
     await run(['proj', '--yes'], testIO(cwd));
     await expect(createApp({ name }, testIO(path.join(cwd, 'proj')))).rejects.toThrow(message);
-    expect((await listFiles(path.join(cwd, 'proj'))).filter((f) => f.startsWith('app_configs'))).toEqual([]);
+    expect((await listFiles(path.join(cwd, 'proj'))).filter((f) => f.startsWith('app_configs'))).toEqual(['app_configs/proj.ini']);
   });
 
   test('outside a project it says so', async () => {

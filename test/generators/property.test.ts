@@ -10,24 +10,14 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readRecord } from '../../generators/src/engine/record.js';
+import { readRecord } from '../../generators/src/pipeline/record.js';
 import { tempDir } from './helpers.js';
 import { editConfig, fw, snapshot } from './project-helpers.js';
+import { prng } from '../support/random.js';
 
 const SEEDS = Number(process.env.FW_PROPERTY_SEEDS ?? 24);
 const POOL = ['blog', 'shop', 'news', 'forum'];
 
-/** mulberry32: a small seeded PRNG, so a failing seed can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function comment(file: string, text: string): string | undefined {
   if (/\.(ts|css)$/.test(file)) return `/* ${text} */`;

@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFile, appendFile } from 'node:fs/promises';
 import { renderTranslationModules } from '../../generators/src/i18n/index.js';
-import { applyPlanToDisk, hasConflicts, planRegeneration } from '../../generators/src/regen/index.js';
+import { hasConflicts } from '../../generators/src/pipeline/index.js';
+import { applyToDisk, planRendered } from '../regen/helpers.js';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -184,9 +185,9 @@ LL.fileCount({ count: 3 });
         if (text !== undefined) files.set(rel, text);
       }
       const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: locales }, files, projectName: 'gen' });
-      const plan = await planRegeneration({ projectRoot: root, rendered: new Map([...out].map(([k, v]) => [k, Buffer.from(v)])), generatorId: 'i18n' });
+      const plan = await planRendered({ projectRoot: root, rendered: new Map([...out].map(([k, v]) => [k, Buffer.from(v)])), generatorId: 'i18n' });
       expect(hasConflicts(plan)).toBe(false);
-      await applyPlanToDisk(plan, { generatorVersion: 'test' });
+      await applyToDisk(plan);
       return plan;
     };
     await generate(['en', 'pl']);

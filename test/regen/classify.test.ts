@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classify, type ClassifyInput } from '../../generators/src/regen/classify.js';
-import { MARKER_OURS } from '../../generators/src/regen/merge.js';
+import { classify, type ClassifyInput } from '../../generators/src/pipeline/classify.js';
+import { MARKER_OURS } from '../../generators/src/pipeline/merge.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 const input = (over: Partial<ClassifyInput>): ClassifyInput => ({

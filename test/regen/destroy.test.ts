@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPlanToDisk, planDestroy, planRegeneration } from '../../generators/src/regen/index.js';
+import { applyToDisk, planDestroy, planRendered } from './helpers.js';
 
 let root: string;
 const exists = (rel: string): Promise<boolean> => readFile(path.join(root, rel)).then(() => true, () => false);
@@ -15,8 +15,8 @@ beforeEach(async () => {
     ['additives/blog/manifest.json', Buffer.from('{ "name": "blog" }\n')],
   ]);
   const shop = new Map([['additives/shop/api.ts', Buffer.from('export const api = 2;\n')]]);
-  await applyPlanToDisk(await planRegeneration({ projectRoot: root, rendered: blog, generatorId: 'additive:blog' }), { generatorVersion: 't' });
-  await applyPlanToDisk(await planRegeneration({ projectRoot: root, rendered: shop, generatorId: 'additive:shop' }), { generatorVersion: 't' });
+  await applyToDisk(await planRendered({ projectRoot: root, rendered: blog, generatorId: 'additive:blog' }));
+  await applyToDisk(await planRendered({ projectRoot: root, rendered: shop, generatorId: 'additive:shop' }));
 });
 afterEach(async () => rm(root, { recursive: true, force: true }));
 
@@ -25,7 +25,7 @@ describe('planDestroy', () => {
     const plan = await planDestroy({ projectRoot: root, generatorId: 'additive:blog' });
     expect(plan.refused).toEqual([]);
     expect(plan.items.map((i) => i.action)).toEqual(['delete', 'delete', 'delete']);
-    await applyPlanToDisk(plan, { generatorVersion: 't' });
+    await applyToDisk(plan);
     expect(await exists('additives/blog/api.ts')).toBe(false);
     expect(await exists('additives/shop/api.ts')).toBe(true);
     const record = JSON.parse(await readFile(path.join(root, '.fw/record.json'), 'utf8')) as { files: object };
@@ -44,7 +44,7 @@ describe('planDestroy', () => {
       'additives/blog/app.ts': 'delete',
       'additives/blog/manifest.json': 'delete',
     });
-    await applyPlanToDisk(forced, { generatorVersion: 't' });
+    await applyToDisk(forced);
     expect(await exists('additives/blog/app.ts')).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { readRecord, readStored } from '../../generators/src/engine/record.js';
+import { readRecord, readStored } from '../../generators/src/pipeline/record.js';
 import { listFiles, REPO } from '../generators/helpers.js';
 import { editConfig, fw, newProject, snapshot } from '../generators/project-helpers.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planRegeneration } from '../../generators/src/regen/index.js';
+import { planRendered } from './helpers.js';
 import { renderVersion } from './fixtures/kill-child.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,13 +59,13 @@ describe('a regeneration killed mid-write', () => {
     expect(await recordHashes()).toEqual(Object.fromEntries([...v1].map(([p, b]) => [p, sha(b)])));
 
     // Re-planning sees the written files as already up to date and the rest as untouched: no conflict.
-    const plan = await planRegeneration({ projectRoot: root, rendered: v2, generatorId: 'kill' });
+    const plan = await planRendered({ projectRoot: root, rendered: v2, generatorId: 'kill' });
     const actions = new Set(plan.items.map((i) => i.action));
     expect([...actions].sort()).toEqual(['unchanged', 'update']);
     runToEnd(2);
     for (const [p, bytes] of v2) expect((await readFile(path.join(root, p))).equals(bytes)).toBe(true);
     expect(await recordHashes()).toEqual(Object.fromEntries([...v2].map(([p, b]) => [p, sha(b)])));
-    const again = await planRegeneration({ projectRoot: root, rendered: v2, generatorId: 'kill' });
+    const again = await planRendered({ projectRoot: root, rendered: v2, generatorId: 'kill' });
     expect(again.items.every((i) => i.action === 'unchanged')).toBe(true);
   });
 });

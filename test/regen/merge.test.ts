@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasConflictMarkers, MARKER_BASE, MARKER_OURS, MARKER_SEP, MARKER_THEIRS, mergeFile } from '../../generators/src/regen/merge.js';
+import { hasConflictMarkers, MARKER_BASE, MARKER_OURS, MARKER_SEP, MARKER_THEIRS, mergeFile } from '../../generators/src/pipeline/merge.js';
 
 const path = 'fluid/app.ts';
 

@@ -2,17 +2,18 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPlanToDisk, planRegeneration, type RenderedFile } from '../../generators/src/regen/index.js';
+import { applyToDisk, planRendered, type RenderedFile } from './helpers.js';
 
 let root: string;
 const modeOf = async (rel: string): Promise<number> => (await stat(path.join(root, rel))).mode & 0o777;
 const recordMode = async (rel: string): Promise<string | undefined> =>
   (JSON.parse(await readFile(path.join(root, '.fw/record.json'), 'utf8')) as { files: Record<string, { mode: string }> }).files[rel]?.mode;
 /** Regenerates the given files; each lives under its own generator, so the others are left alone. */
-const regen = async (files: Record<string, RenderedFile>): Promise<Awaited<ReturnType<typeof planRegeneration>>> => {
-  const rendered = new Map(Object.entries(files));
-  const plan = await planRegeneration({ projectRoot: root, rendered, generatorId: 'g', owns: () => false });
-  await applyPlanToDisk(plan, { generatorVersion: 't' });
+const own = (files: Record<string, RenderedFile>): Map<string, RenderedFile> => new Map(Object.entries(files).map(([p, f]) => [p, { ...f, generator: `g:${p}` }]));
+const regen = async (files: Record<string, RenderedFile>): Promise<Awaited<ReturnType<typeof planRendered>>> => {
+  const rendered = own(files);
+  const plan = await planRendered({ projectRoot: root, rendered, generatorId: 'g', owns: (g) => rendered.has(g.slice(2)) });
+  await applyToDisk(plan);
   return plan;
 };
 
@@ -31,7 +32,7 @@ describe('file modes in regeneration', () => {
     expect(plan.items[0]).toMatchObject({ action: 'update', reason: 'file mode changed to 0755' });
     expect(await modeOf('bin/dev')).toBe(0o755);
     expect(await recordMode('bin/dev')).toBe('0755');
-    const again = await planRegeneration({ projectRoot: root, rendered: new Map([['bin/dev', { content: Buffer.from('#!/bin/sh\necho dev\n'), mode: 0o755 }]]), generatorId: 'g', owns: () => false });
+    const again = await planRendered({ projectRoot: root, rendered: new Map([['bin/dev', { content: Buffer.from('#!/bin/sh\necho dev\n'), mode: 0o755 }]]), generatorId: 'g', owns: () => false });
     expect(again.items[0]?.action).toBe('unchanged');
   });
 
@@ -45,7 +46,7 @@ describe('file modes in regeneration', () => {
     expect(await modeOf('bin/run')).toBe(0o755);
     // The record holds the render's mode, so the user's chmod stays "their edit" next time too.
     expect(await recordMode('bin/run')).toBe('0644');
-    const again = await planRegeneration({ projectRoot: root, rendered: new Map(Object.entries(v2)), generatorId: 'g', owns: () => false });
+    const again = await planRendered({ projectRoot: root, rendered: new Map(Object.entries(v2)), generatorId: 'g', owns: () => false });
     expect(again.items[0]?.action).toBe('unchanged');
   });
 });

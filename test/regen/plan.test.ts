@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  applyPlan, applyPlanToDisk, hasConflicts, itemDiff, planRegeneration, summarise, toJSON, unifiedDiff, type RegenPlan,
-} from '../../generators/src/regen/index.js';
+import { applyPlan, hasConflicts, itemDiff, summarise, toJSON, unifiedDiff, type Plan } from '../../generators/src/pipeline/index.js';
+import { applyToDisk, planRendered } from './helpers.js';
 
 const GEN = 'project';
 let root: string;
@@ -26,7 +25,7 @@ const v1 = new Map<string, Buffer>([
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'fw-regen-plan-'));
-  await applyPlanToDisk(await planRegeneration({ projectRoot: root, rendered: v1, generatorId: GEN }), { generatorVersion: 't' });
+  await applyToDisk(await planRendered({ projectRoot: root, rendered: v1, generatorId: GEN }));
   // The user's edits.
   await write('fluid/app.ts', (await readFile(path.join(root, 'fluid/app.ts'), 'utf8')).replace("fluid.app.get('home'", "fluid.app.get('about', '/about', () => 'about');\nfluid.app.get('home'"));
   await write('README.md', '# demo (mine)\n\nRun `npx fw run`.\n');
@@ -47,9 +46,9 @@ const v2 = new Map<string, Buffer>([
 ]);
 
 describe('planRegeneration', () => {
-  let plan: RegenPlan;
+  let plan: Plan;
   beforeAll(async () => {
-    plan = await planRegeneration({ projectRoot: root, rendered: v2, generatorId: GEN });
+    plan = await planRendered({ projectRoot: root, rendered: v2, generatorId: GEN });
   });
 
   it('classifies every path of the record and the render', () => {
@@ -112,7 +111,7 @@ describe('planRegeneration', () => {
   });
 
   it('applies to disk: edits kept, markers written, record updated, second run is quiet', async () => {
-    await applyPlanToDisk(plan, { generatorVersion: 't' });
+    await applyToDisk(plan);
     const app = await readFile(path.join(root, 'fluid/app.ts'), 'utf8');
     expect(app).toContain("fluid.app.get('about', '/about', () => 'about');");
     expect(app).toContain("import { vite } from '@fw/kernel/vite';");
@@ -124,7 +123,7 @@ describe('planRegeneration', () => {
     const record = JSON.parse(await readFile(path.join(root, '.fw/record.json'), 'utf8')) as { files: Record<string, unknown> };
     expect(Object.keys(record.files).sort()).toEqual(['README.md', 'fluid/app.ts', 'fluid/frontend/main.tsx', 'fluid/templates/index.html', 'gone.txt']);
 
-    const again = await planRegeneration({ projectRoot: root, rendered: v2, generatorId: GEN });
+    const again = await planRendered({ projectRoot: root, rendered: v2, generatorId: GEN });
     const actions = Object.fromEntries(again.items.map((i) => [i.path, i.action]));
     expect(actions['README.md']).toBe('unchanged');
     expect(again.items.find((i) => i.path === 'README.md')?.unresolved).toBe(true);
@@ -135,15 +134,15 @@ describe('planRegeneration', () => {
   });
 
   it('only considers record entries of its own generator by default', async () => {
-    const other = await planRegeneration({ projectRoot: root, rendered: new Map(), generatorId: 'additive:blog' });
+    const other = await planRendered({ projectRoot: root, rendered: new Map(), generatorId: 'additive:blog' });
     expect(other.items).toEqual([]);
-    const all = await planRegeneration({ projectRoot: root, rendered: new Map(), generatorId: 'x', owns: () => true });
+    const all = await planRendered({ projectRoot: root, rendered: new Map(), generatorId: 'x', owns: () => true });
     expect(all.items.length).toBe(5);
   });
 
   it('refuses record paths that escape the project, naming the path', async () => {
     await expect(
-      planRegeneration({ projectRoot: root, rendered: new Map([['../evil.txt', b('x')]]), generatorId: GEN }),
+      planRendered({ projectRoot: root, rendered: new Map([['../evil.txt', b('x')]]), generatorId: GEN }),
     ).rejects.toThrow(/\.\.\/evil\.txt.*outside the project root/);
   });
 });

@@ -2,19 +2,10 @@ import { mkdtemp, readdir, readFile, rm, stat, unlink, writeFile, mkdir } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyPlanToDisk, hasConflictMarkers, itemChangesDisk, MARKER_OURS, MARKER_THEIRS, planRegeneration } from '../../generators/src/regen/index.js';
+import { hasConflictMarkers, itemChangesDisk, MARKER_OURS, MARKER_THEIRS } from '../../generators/src/pipeline/index.js';
+import { applyToDisk, planRendered } from './helpers.js';
+import { prng } from '../support/random.js';
 
-/** mulberry32: a small seeded PRNG, so every failure reproduces from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const GEN = 'property';
 const dirs: string[] = [];
@@ -65,9 +56,9 @@ async function runSeed(seed: number): Promise<void> {
     first.set(`src/f${i}.txt`, render(makeFile(), chance(0.15), chance(0.85)));
   }
   if (chance(0.3)) first.set('static/logo.bin', Buffer.from([0, 1, 2, int(0, 255)]));
-  const plan0 = await planRegeneration({ projectRoot: root, rendered: first, generatorId: GEN });
+  const plan0 = await planRendered({ projectRoot: root, rendered: first, generatorId: GEN });
   expect(plan0.items.every((i) => i.action === 'create')).toBe(true);
-  await applyPlanToDisk(plan0, { generatorVersion: 'test' });
+  await applyToDisk(plan0);
 
   // 2. Random user edits: insert / delete / change lines, delete files, edit binaries.
   const userTokens = new Map<string, string[]>();
@@ -143,10 +134,10 @@ async function runSeed(seed: number): Promise<void> {
 
   // 4. Plan (a dry run: nothing on disk changes), then apply.
   const before = await snapshot(root);
-  const plan = await planRegeneration({ projectRoot: root, rendered: second, generatorId: GEN });
+  const plan = await planRendered({ projectRoot: root, rendered: second, generatorId: GEN });
   expect(await snapshot(root)).toEqual(before);
   const byPath = new Map(plan.items.map((i) => [i.path, i]));
-  await applyPlanToDisk(plan, { generatorVersion: 'test' });
+  await applyToDisk(plan);
 
   for (const [p, tokens] of userTokens) {
     if (!userEdited.has(p)) continue; // the random edits cancelled out
@@ -184,13 +175,13 @@ async function runSeed(seed: number): Promise<void> {
 
   // 5. Regenerating again with no change writes nothing, and applying is idempotent.
   const settled = await snapshot(root);
-  const again = await planRegeneration({ projectRoot: root, rendered: second, generatorId: GEN });
+  const again = await planRendered({ projectRoot: root, rendered: second, generatorId: GEN });
   for (const item of again.items) {
     expect(['unchanged', 'skip-deleted'], `${item.path}: ${item.action} (seed ${seed})`).toContain(item.action);
     expect(itemChangesDisk(item)).toBe(false);
     expect(item.record.op === 'set' ? 'set' : 'no-set').toBe('no-set');
   }
-  await applyPlanToDisk(again, { generatorVersion: 'test' });
+  await applyToDisk(again);
   expect(await snapshot(root)).toEqual(settled);
 }
 
@@ -210,19 +201,19 @@ describe('a regeneration made of several rounds', () => {
     dirs.push(root);
     await mkdir(path.join(root, 'src'), { recursive: true });
     const r1 = new Map([['src/a.txt', Buffer.from('one\ntwo\nthree\n')]]);
-    await applyPlanToDisk(await planRegeneration({ projectRoot: root, rendered: r1, generatorId: GEN }), { generatorVersion: 't' });
+    await applyToDisk(await planRendered({ projectRoot: root, rendered: r1, generatorId: GEN }));
     await writeFile(path.join(root, 'src/a.txt'), 'one\nTWO mine\nthree\n');
     const r2 = new Map([['src/a.txt', Buffer.from('one\nTWO gen\nthree\n')]]);
-    const p2 = await planRegeneration({ projectRoot: root, rendered: r2, generatorId: GEN });
+    const p2 = await planRendered({ projectRoot: root, rendered: r2, generatorId: GEN });
     expect(p2.items[0]?.action).toBe('conflict');
-    await applyPlanToDisk(p2, { generatorVersion: 't' });
+    await applyToDisk(p2);
     // The user resolves by keeping both lines.
     await writeFile(path.join(root, 'src/a.txt'), 'one\nTWO mine\nTWO gen\nthree\n');
     // The next config change touches another line: it merges into the resolution, no conflict again.
     const r3 = new Map([['src/a.txt', Buffer.from('one\nTWO gen\nthree\nfour\n')]]);
-    const p3 = await planRegeneration({ projectRoot: root, rendered: r3, generatorId: GEN });
+    const p3 = await planRendered({ projectRoot: root, rendered: r3, generatorId: GEN });
     expect(p3.items[0]?.action).toBe('merge');
-    await applyPlanToDisk(p3, { generatorVersion: 't' });
+    await applyToDisk(p3);
     expect(await readFile(path.join(root, 'src/a.txt'), 'utf8')).toBe('one\nTWO mine\nTWO gen\nthree\nfour\n');
   });
 });

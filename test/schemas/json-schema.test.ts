@@ -85,7 +85,7 @@ describe('emitted JSON Schema files', () => {
   test('a sample fw.json conforms; broken ones do not', () => {
     const fw = schemas['fw.schema.json'] as Json;
     const sample = {
-      $schema: './node_modules/create-fw-app/schemas/json/fw.schema.json',
+      $schema: './node_modules/@fw/schemas/json/fw.schema.json',
       name: 'my-app',
       additives: ['blog'],
       config: { APP_FRONTEND: { type: 'htmx', alpine: true }, DEBUG: true, PORT: 8080, MY_APP_KEY: 'x' },

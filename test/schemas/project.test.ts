@@ -18,13 +18,13 @@ describe('parseProjectConfig', () => {
 
   test('a full file is kept; config values are coerced, aliases mapped, no defaults added', () => {
     const json = {
-      $schema: './node_modules/create-fw-app/schemas/json/fw.schema.json',
+      $schema: './node_modules/@fw/schemas/json/fw.schema.json',
       name: 'my-app',
       additives: ['blog', 'shop-v2'],
       config: { APP_FRONTEND: { type: 'htmx', alpine: true }, DEBUG: 'yes', EXT_BABEL: true, MY_SETTING: 3 },
     };
     expect(parseProjectConfig(json, 'fw.json')).toEqual({
-      $schema: './node_modules/create-fw-app/schemas/json/fw.schema.json',
+      $schema: './node_modules/@fw/schemas/json/fw.schema.json',
       name: 'my-app',
       additives: ['blog', 'shop-v2'],
       config: { APP_FRONTEND: { type: 'htmx', alpine: true }, DEBUG: true, EXT_I18N: true, MY_SETTING: '3' },

@@ -6,10 +6,7 @@
  *
  * Pure: the same config gives the same bytes, so the file regenerates like every generated file.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import Handlebars from 'handlebars';
-import { blueprintDir } from '../package-info.js';
+import { blueprintTemplate } from '../render/blueprint.js';
 
 /** Input of {@link renderAuthGuards}: the validated config lists. */
 export interface AuthGuardsOptions {
@@ -60,10 +57,6 @@ export function renderAuthGuards(options: AuthGuardsOptions): Map<string, string
     });
   const roles = entries(options.roles, 'AUTH_ROLES', (n) => `require${pascal(n)}`);
   const permissions = entries(options.permissions, 'AUTH_PERMISSIONS', (n) => `require${pascal(n)}Permission`);
-  const source = options.blueprint ?? blueprintDir('auth');
-  const hbs = Handlebars.create();
-  // Names match NAME (no quotes or backslashes), so a single-quoted literal is exact.
-  hbs.registerHelper('json', (value: unknown) => `'${String(value)}'`);
-  const template = hbs.compile(readFileSync(path.join(source, 'fluid', 'guards.ts.hbs'), 'utf8'), { noEscape: true, strict: true });
+  const template = blueprintTemplate('auth', 'fluid/guards.ts.hbs', options.blueprint);
   return new Map([[GUARDS_PATH, template({ roles, permissions })]]);
 }

@@ -1,5 +1,5 @@
-import type { SourceFile } from 'ts-morph';
-import { eolOf, indentAt, lineEnd, quoteOf, type Splice } from './source.js';
+import type { Identifier, ImportDeclaration, Node as TsNode, SourceFile } from 'ts-morph';
+import { eolOf, indentAt, lineEnd, quoteOf, tsMorph, type Splice } from './source.js';
 
 /** Result of ensuring an import: the local name to use, and the splice to make when it was missing. */
 export interface ImportEdit {
@@ -9,49 +9,69 @@ export interface ImportEdit {
   statement: string;
 }
 
-function newImport(sf: SourceFile, text: string, clause: string, from: string, semi: string): { splice: Splice; statement: string } {
+/** The value (not type-only) import declarations of `from`. */
+export function importsOf(sf: SourceFile, from: string): ImportDeclaration[] {
+  return sf.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === from && !d.isTypeOnly());
+}
+
+/**
+ * Whether the identifier only names a member or a label, so it binds nothing in the file's scopes:
+ * `fluid.events` (a property), `{ db: 1 }` (a key), `import { x as y }` (x), `import.meta`.
+ */
+async function isMemberName(id: Identifier): Promise<boolean> {
+  const { Node } = await tsMorph();
+  const parent: TsNode | undefined = id.getParent();
+  if (!parent) return false;
+  if (Node.isPropertyAccessExpression(parent) || Node.isMetaProperty(parent)) return parent.getNameNode() === id;
+  if (Node.isQualifiedName(parent)) return parent.getRight() === id;
+  if (
+    Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent) || Node.isPropertySignature(parent) ||
+    Node.isMethodDeclaration(parent) || Node.isMethodSignature(parent) || Node.isGetAccessorDeclaration(parent) ||
+    Node.isSetAccessorDeclaration(parent) || Node.isEnumMember(parent) || Node.isJsxAttribute(parent)
+  ) {
+    return parent.getNameNode() === id;
+  }
+  if (Node.isImportSpecifier(parent)) return parent.getAliasNode() !== undefined && parent.getNameNode() === id;
+  if (Node.isExportSpecifier(parent)) return parent.getAliasNode() === id;
+  return Node.isLabeledStatement(parent) || Node.isBreakStatement(parent) || Node.isContinueStatement(parent);
+}
+
+/**
+ * A local name for a new import that clashes with nothing: `wanted` unless the file already uses
+ * that name for anything but a member (a declaration in any scope, an import, a reference to a
+ * global such as `console`), then `<wanted>Additive`, `<wanted>Additive2`, ...
+ */
+async function freeLocal(sf: SourceFile, wanted: string): Promise<string> {
+  const { SyntaxKind } = await tsMorph();
+  const used = new Set<string>();
+  for (const id of sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (!(await isMemberName(id))) used.add(id.getText());
+  if (!used.has(wanted)) return wanted;
+  for (let n = 1; ; n++) {
+    const candidate = `${wanted}Additive${n === 1 ? '' : n}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * Ensures a default import of `from`. An existing one is reused under whatever name it is bound
+ * to (it is recognised by its module specifier, never by a name); otherwise a new declaration goes
+ * after the last import (or at the top), in the file's quote style, bound to {@link freeLocal}.
+ */
+export async function ensureDefaultImport(sf: SourceFile, text: string, wanted: string, from: string, semi: string): Promise<ImportEdit> {
+  for (const decl of importsOf(sf, from)) {
+    const existing = decl.getDefaultImport();
+    if (existing) return { local: existing.getText(), statement: decl.getText() };
+  }
+  const local = await freeLocal(sf, wanted);
   const q = quoteOf(sf);
-  const statement = `import ${clause} from ${q}${from}${q}${semi}`;
-  const imports = sf.getImportDeclarations();
-  const last = imports.at(-1);
+  const statement = `import ${local} from ${q}${from}${q}${semi}`;
+  const last = sf.getImportDeclarations().at(-1);
   if (last) {
     const at = lineEnd(text, last.getEnd());
-    return { splice: { start: at, end: at, text: `${eolOf(text)}${indentAt(text, last.getStart())}${statement}` }, statement };
+    return { local, statement, splice: { start: at, end: at, text: `${eolOf(text)}${indentAt(text, last.getStart())}${statement}` } };
   }
   const first = sf.getStatements()[0];
   const at = first ? first.getStart() : text.length;
   const eol = eolOf(text);
-  return { splice: { start: at, end: at, text: first ? `${statement}${eol}${eol}` : `${statement}${eol}` }, statement };
-}
-
-/**
- * Ensures `import <local> from '<from>'`. An existing default import of that module is reused
- * under whatever name the user gave it; otherwise a new declaration goes after the last import
- * (or at the top), in the file's quote style.
- */
-export function ensureDefaultImport(sf: SourceFile, text: string, local: string, from: string, semi: string): ImportEdit {
-  for (const decl of sf.getImportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== from || decl.isTypeOnly()) continue;
-    const existing = decl.getDefaultImport();
-    if (existing) return { local: existing.getText(), statement: decl.getText() };
-  }
-  return { local, ...newImport(sf, text, local, from, semi) };
-}
-
-/**
- * Ensures `import { <name> } from '<from>'`: adds the name to an existing `{ ... }` import of that
- * module (after its last element), or writes a new import declaration.
- */
-export function ensureNamedImport(sf: SourceFile, text: string, name: string, from: string, semi: string): ImportEdit {
-  for (const decl of sf.getImportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== from || decl.isTypeOnly()) continue;
-    const found = decl.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name && !n.isTypeOnly());
-    if (found) return { local: name, statement: decl.getText() };
-  }
-  for (const decl of sf.getImportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== from || decl.isTypeOnly()) continue;
-    const last = decl.getNamedImports().at(-1);
-    if (last) return { local: name, splice: { start: last.getEnd(), end: last.getEnd(), text: `, ${name}` }, statement: decl.getText() };
-  }
-  return { local: name, ...newImport(sf, text, `{ ${name} }`, from, semi) };
+  return { local, statement, splice: { start: at, end: at, text: first ? `${statement}${eol}${eol}` : `${statement}${eol}` } };
 }

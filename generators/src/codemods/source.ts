@@ -31,7 +31,9 @@ export function tsMorph(): Promise<TsMorph> {
 /** Parses the text into a ts-morph SourceFile held in memory (nothing is read from or written to disk). */
 export async function parse(file: SourceText): Promise<{ sf: SourceFile; morph: TsMorph }> {
   const morph = await tsMorph();
-  const project = new morph.Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  // noLib: symbols are resolved within the file only (imports, declarations, scopes); the
+  // standard library is never loaded.
+  const project = new morph.Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true, noLib: true } });
   const name = file.path.endsWith('.ts') || file.path.endsWith('.tsx') || file.path.endsWith('.js') ? file.path : `${file.path}.ts`;
   const sf = project.createSourceFile(`/${name.replace(/^\/+/, '')}`, file.text, { overwrite: true });
   return { sf, morph };

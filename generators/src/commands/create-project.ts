@@ -1,16 +1,22 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FRONTEND_TYPES, VITE_FRAMEWORKS, parseProjectConfig, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
+import { FRONTEND_TYPES, VITE_FRAMEWORKS, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
-import { commit, type CommitResult } from '../engine/commit.js';
-import { FileTree } from '../engine/file-tree.js';
-import { plan, type Plan } from '../engine/plan.js';
-import { formatPlan } from '../engine/print.js';
-import { createPlop } from '../plop/index.js';
-import { PROJECT_GENERATOR, registerProjectGenerator, type ProjectPromptAnswers, type ProjectQuestion } from '../plop/project.js';
-import { PROJECT_GENERATOR_ID } from '../project/generators.js';
+import { askProjectQuestions, type ProjectPromptAnswers, type ProjectQuestion } from '../cli/prompts.js';
+import { report } from '../cli/report.js';
+import { packageVersion } from '../package-info.js';
+import type { ApplyResult } from '../pipeline/apply.js';
+import { Cache } from '../pipeline/cache.js';
+import { formatConfig, verbatim } from '../pipeline/format.js';
+import type { Plan } from '../pipeline/plan.js';
+import { runPipeline } from '../pipeline/run.js';
+import { writeAppConfig } from '../project/app-config.js';
+import { CONFIG_FILE, validateConfigText } from '../project/config.js';
+import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
+import { renderConfigFile, renderProject } from '../project/render.js';
+import { useTemplateStore } from '../render/handlebars.js';
 import { defaultSpecs, type DependencySpecs, type SpecOptions } from '../project/specs.js';
 
 /** Usage text of `create-fw-app` / `fw create project`. */
@@ -22,11 +28,13 @@ Creates a new fw project in <dir> (its basename is the project name).
 Options:
   --surface <type>        frontend of the main app: none | htmx | vite (prompted; default with --yes: htmx)
   --alpine, --no-alpine   add Alpine.js to an htmx surface (prompted; default with --yes: no)
-  --framework <name>      vite framework: ${VITE_FRAMEWORKS.join(' | ')} (prompted; no default)
+  --framework <name>      vite framework: ${VITE_FRAMEWORKS.join(' | ')} (prompted; implies
+                          --surface vite; default with --yes: none, create-vite's vanilla)
   --typescript, --no-typescript
                           TypeScript in the vite workspace (prompted; default with --yes: no)
   -y, --yes               take the defaults for everything not given as a flag
   --dry-run               print what would be created and write nothing
+  --json                  print the result as JSON
   --force                 allow a non-empty <dir>
   --kernel <spec>         npm spec of the @fw/kernel dependency (default: ^<fw version>)
   --local                 developing fw itself: link @fw/kernel and @fw/cli from the fw
@@ -34,6 +42,8 @@ Options:
   -h, --help              show this help
 
 Without a terminal, nothing is ever prompted: give every flag, or --yes.
+Also writes app_configs/<name>.ini (a fresh SECRET_KEY, DEBUG = true), so "npm install" and
+"npm run dev" are all it takes.
 
 Examples:
   npx create-fw-app my-app
@@ -62,7 +72,7 @@ export interface CreateProjectResult {
   frontend: FrontendConfig;
   plan: Plan;
   /** Undefined for a dry run. */
-  committed?: CommitResult;
+  committed?: ApplyResult;
 }
 
 /** The dependency specs of the generated package.json: `^<version>`, or as `--kernel` / `--local` say. */
@@ -89,14 +99,19 @@ function resolveAnswers(options: CreateProjectOptions): { known: ProjectPromptAn
     if (!(FRONTEND_TYPES as readonly string[]).includes(options.surface)) {
       throw new CliError(`--surface: got ${JSON.stringify(options.surface)}; expected one of ${FRONTEND_TYPES.join(', ')}`);
     }
+    if (options.framework !== undefined && options.surface !== 'vite') {
+      throw new CliError(`--framework ${options.framework}: a framework is for --surface vite, not --surface ${options.surface}`);
+    }
     known.surface = options.surface as ProjectPromptAnswers['surface'];
-  } else if (options.yes) known.surface = 'htmx';
+  } else if (options.framework !== undefined) known.surface = 'vite';
+  else if (options.yes) known.surface = 'htmx';
   else missing.push('surface');
   const maybe = (surface: string): boolean => known.surface === surface || (known.surface === undefined && missing.includes('surface'));
   if (options.alpine !== undefined) known.alpine = options.alpine;
   else if (options.yes) known.alpine = false;
   else if (maybe('htmx')) missing.push('alpine');
   if (options.framework !== undefined) known.framework = options.framework;
+  else if (options.yes) known.framework = 'none';
   else if (maybe('vite')) missing.push('framework');
   if (options.typescript !== undefined) known.typescript = options.typescript;
   else if (options.yes) known.typescript = false;
@@ -126,8 +141,11 @@ function frontendBlock(answers: ProjectPromptAnswers): FrontendConfig {
 
 /**
  * Creates a project: resolves the answers (flags, then --yes defaults, then prompts on a TTY;
- * without a TTY missing answers are an error naming the flags), renders `blueprints/project`
- * through node-plop into one FileTree, plans it against disk and, unless `dryRun`, commits it.
+ * without a TTY missing answers are an error naming the flags), renders `blueprints/project` into
+ * the pipeline's tree with `fw.json` and a development `app_configs/<name>.ini`, plans it against
+ * an empty record and, unless `dryRun`, applies it. No formatter runs (the blueprints are written
+ * prettier-stable), so this path never loads prettier; the format cache is filled as prettier's
+ * output under fw's default config, so a `fw generate` right after writes nothing.
  */
 export async function createProject(options: CreateProjectOptions, io: CommandIO): Promise<CreateProjectResult> {
   const root = path.resolve(io.cwd, options.dir);
@@ -145,27 +163,36 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
         '(or --yes to take the defaults).',
     );
   }
-  // Fail on flags that cannot work before asking anything (and before loading node-plop).
+  // Fail on flags that cannot work before asking anything.
   if (known.surface !== undefined && missing.length === 0) frontendBlock(known);
+  const asked = missing.length > 0 ? await askProjectQuestions(io, missing, known, VITE_FRAMEWORKS) : {};
+  const frontend = frontendBlock({ ...known, ...asked });
 
-  let asked: ProjectPromptAnswers = {};
-  if (missing.length > 0) {
-    const plop = await createPlop(root);
-    registerProjectGenerator(plop, new FileTree(), missing, known, VITE_FRAMEWORKS);
-    asked = (await plop.getGenerator(PROJECT_GENERATOR).runPrompts()) as ProjectPromptAnswers;
-  }
-  const answers: ProjectPromptAnswers = { ...known, ...asked };
-  const frontend = frontendBlock(answers);
-
-  // The same composed render as `fw generate`, so a generate right after writes nothing.
-  const { renderConfigFile, renderProject } = await import('../project/render.js');
+  // The same render as `fw generate`'s, so a generate right after writes nothing.
+  const cache = Cache.load(root, formatConfig(root, packageVersion()), io.env.FW_CACHE !== 'off');
+  useTemplateStore(cache.templates());
   const configText = await renderConfigFile(name, frontend);
-  const config = parseProjectConfig(JSON.parse(configText), 'fw.json');
-  const tree = await renderProject({ config, specs: dependencySpecs(root, { kernel: options.kernel, local: options.local }) });
-  tree.write('fw.json', configText, { generator: PROJECT_GENERATOR_ID, record: false });
-  const projectPlan = await plan(tree, root);
-  if (options.dryRun) return { root, name, frontend, plan: projectPlan };
-  return { root, name, frontend, plan: projectPlan, committed: await commit(projectPlan) };
+  const { config, defaults } = await validateConfigText(configText, cache);
+  const owned = new Set([PROJECT_GENERATOR_ID, FRONTEND_GENERATOR_ID]);
+  const result = await runPipeline({
+    root,
+    command: 'create project',
+    dryRun: options.dryRun === true,
+    lock: false,
+    tree: {
+      formatter: verbatim,
+      cache,
+      owns: (generator) => owned.has(generator),
+      overwriteUntracked: options.force === true,
+      generatorId: 'create project',
+    },
+    render: async (tree) => {
+      await renderProject(tree, { config, defaults, specs: dependencySpecs(root, { kernel: options.kernel, local: options.local }) });
+      tree.write(CONFIG_FILE, configText, { record: false, first: true, reason: 'the project config: yours, not in the record' });
+      writeAppConfig(tree, name, { debug: true, ifMissing: true });
+    },
+  });
+  return { root, name, frontend, plan: result.plan, ...(result.applied ? { committed: result.applied } : {}) };
 }
 
 /** `create-fw-app <dir>` / `fw create project <dir>`: parses argv, runs, prints. Returns the exit code. */
@@ -179,6 +206,7 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
     'no-typescript': { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
     force: { type: 'boolean' },
     kernel: { type: 'string' },
     local: { type: 'boolean' },
@@ -201,17 +229,15 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   if (typescript !== undefined) options.typescript = typescript;
 
   const result = await createProject(options, io);
-  if (options.dryRun) {
-    io.stdout.write(formatPlan(result.plan));
-    io.stdout.write('Dry run: nothing was written.\n');
-    return 0;
+  if (options.dryRun || values.json) {
+    return report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false });
   }
   const created = result.committed?.created.length ?? 0;
   const updated = result.committed?.updated.length ?? 0;
   const relative = path.relative(io.cwd, result.root) || '.';
   io.stdout.write(
     `Created ${result.name} in ${result.root} (${created} files created, ${updated} updated).\n\n` +
-      `Next steps:\n  cd ${relative}\n  npm install\n  npx fw create app ${result.name}\n  npm run dev\n`,
+      `Next steps:\n  cd ${relative}\n  npm install\n  npm run dev\n`,
   );
   return 0;
 }

@@ -1,9 +1,21 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { validateAdditiveName } from '@fw/schemas';
+import { additiveDir } from '../additive/render.js';
 import { oneName, parseCommandArgs } from '../cli/args.js';
+import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
+import { report } from '../cli/report.js';
+import { packageVersion } from '../package-info.js';
+import type { Plan } from '../pipeline/plan.js';
+import { projectCaches } from '../cli/caches.js';
+import { readRecord } from '../pipeline/record.js';
+import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { destroyAdditive } from '../project/additive.js';
-import { withProjectLock } from '../project/lock.js';
-import { summarise } from '../regen/summary.js';
+import { editAdditives } from '../project/config-edit.js';
+import { CONFIG_FILE, loadConfig, validateConfigText } from '../project/config.js';
+import { additiveGeneratorId } from '../project/generators.js';
+import { registerAdditives, registrationLines } from '../project/regenerate.js';
 
 /** Usage text of `fw destroy additive`. */
 export const help = `Usage: fw destroy additive <name> [options]
@@ -15,17 +27,38 @@ Files in additives/<name>/ that fw never generated are kept.
 Options:
   --force      remove edited files too (your edits are lost)
   --dry-run    print what would be removed and change nothing
+  --json       print the result as JSON
   -h, --help   show this help
 
 Example:
   npx fw destroy additive blog`;
 
-/** `fw destroy additive <name> [--force]`. Returns the exit code. */
+/** The files under `dir` (project-relative), sorted. */
+async function filesIn(root: string, dir: string): Promise<string[]> {
+  const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+/** Refuses (before anything is written) when the user edited a file the destroy would remove. */
+function refuseEdited(name: string, plan: Plan): void {
+  const refused = plan.items.filter((i) => i.action === 'keep-edited').map((i) => i.path);
+  if (refused.length === 0) return;
+  throw new CliError(
+    `you edited ${refused.length} file(s) of additive "${name}", so nothing was removed: ${refused.join(', ')}. ` +
+      'Pass --force to remove them anyway (your edits are lost), or keep what you need elsewhere first.',
+  );
+}
+
+/** `fw destroy additive <name> [--force]`: gather the record and fw.json → removals and edits → pipeline. Returns the exit code. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const command = 'fw destroy additive';
   const { values, positionals } = parseCommandArgs(command, argv, {
     force: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -33,17 +66,41 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     return 0;
   }
   const name = oneName(command, positionals, 'the additive to remove');
+  const [ok, reason] = validateAdditiveName(name);
+  if (!ok) throw new CliError(reason);
   const root = await findProjectRoot(io.cwd);
+  const loaded = await loadConfig(root);
+  const generator = additiveGeneratorId(name);
+  const recorded = Object.values((await readRecord(root))?.files ?? {}).some((e) => e.generator === generator);
+  const listed = loaded.config.additives.includes(name);
+  if (!recorded && !listed) throw new CliError(`no additive "${name}": fw.json "additives" does not list it and fw generated no files for it`);
   const dryRun = values['dry-run'] === true;
-  const work = async (): Promise<number> => {
-    const result = await destroyAdditive({ root, name, force: values.force === true, dryRun });
-    let out = summarise(result.plan);
-    if (result.unregistered) out += `  unregister    fluid/app.ts  (fluid.additive(...) of ${name} removed)\n`;
-    if (result.configChanged) out += `  update        fw.json  ("${name}" removed from "additives")\n`;
-    if (result.kept.length > 0) out += `Kept files fw did not generate: ${result.kept.join(', ')}\n`;
-    out += dryRun ? 'Dry run: nothing was changed.\n' : `Destroyed additive "${name}".\n`;
-    io.stdout.write(out);
-    return 0;
-  };
-  return dryRun ? work() : withProjectLock(root, command, work);
+  const dir = additiveDir(name);
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
+  const result = await runPipeline({
+    root,
+    command,
+    dryRun,
+    tree: { formatter, cache, owns: (g) => g === generator, generatorId: generator, removeEdited: values.force === true },
+    render: async (tree) => {
+      if (listed) {
+        const text = editAdditives(loaded.text, (list) => list.filter((n) => n !== name));
+        await validateConfigText(text, cache);
+        tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" removed from "additives"` });
+      }
+      tree.pruneEmpty(dir);
+      return registerAdditives(tree, [], [name]);
+    },
+    check: (plan) => refuseEdited(name, plan),
+  });
+  const removed = new Set(result.plan.items.filter((i) => i.remove).map((i) => i.path));
+  const kept = (await filesIn(root, dir)).filter((f) => !removed.has(f));
+  return report(io, result, {
+    dryRun,
+    json: values.json === true,
+    diffs: false,
+    lines: registrationLines(result.rendered) + (kept.length > 0 ? `Kept files fw did not generate: ${kept.join(', ')}\n` : ''),
+    extra: { registrations: result.rendered, kept },
+    done: `Destroyed additive "${name}".`,
+  });
 }

@@ -1,9 +1,12 @@
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
+import { report } from '../cli/report.js';
+import { packageVersion } from '../package-info.js';
+import { projectCaches } from '../cli/caches.js';
+import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { applyGenerate, exitCodeOf, formatGenerate, generateJSON, planGenerate } from '../project/generate.js';
-import { withProjectLock } from '../project/lock.js';
+import { registrationLines, renderWholeProject } from '../project/regenerate.js';
 
 /** Usage text of `fw generate`. */
 export const help = `Usage: fw generate [options]
@@ -22,7 +25,7 @@ Examples:
   npx fw generate --dry-run
   npx fw generate`;
 
-/** `fw generate [--dry-run] [--json]`. Returns the exit code (1 when a file needs your attention). */
+/** `fw generate [--dry-run] [--json]`: gather fw.json → render the whole project → pipeline. Returns the exit code. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const command = 'fw generate';
   const { values, positionals } = parseCommandArgs(command, argv, {
@@ -37,12 +40,20 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
-  const work = async (): Promise<number> => {
-    const gp = await planGenerate({ root });
-    const leftovers = dryRun ? [] : await applyGenerate(gp);
-    if (values.json) io.stdout.write(`${JSON.stringify(generateJSON(gp, { dryRun, leftovers }), null, 2)}\n`);
-    else io.stdout.write(formatGenerate(gp, { dryRun, leftovers }));
-    return exitCodeOf(gp);
-  };
-  return dryRun ? work() : withProjectLock(root, command, work);
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
+  const result = await runPipeline({
+    root,
+    command,
+    dryRun,
+    tree: { formatter, cache, owns: 'all', generatorId: command },
+    render: (tree) => renderWholeProject(tree, { cache }),
+  });
+  const registrations = result.rendered;
+  return report(io, result, {
+    dryRun,
+    json: values.json === true,
+    lines: registrationLines(registrations),
+    failed: registrations.note !== undefined,
+    extra: { registrations, seeds: result.plan.items.filter((i) => i.action === 'seed').map((i) => i.path) },
+  });
 }

@@ -2,11 +2,14 @@ import { configDefaults } from '@fw/schemas';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
+import { report } from '../cli/report.js';
+import { packageVersion } from '../package-info.js';
+import { projectCaches } from '../cli/caches.js';
+import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { applyGenerate, exitCodeOf, formatGenerate, planGenerate, type GeneratePlan } from '../project/generate.js';
-import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { loadConfig } from '../project/config.js';
-import { withProjectLock } from '../project/lock.js';
+import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
+import { registrationLines, renderWholeProject } from '../project/regenerate.js';
 
 /** The `fw migrate` actions, `init` first. */
 export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'reset', 'diff'] as const;
@@ -28,6 +31,7 @@ Options:
   --force         consent to a destructive action (reset; dev without a terminal)
   --name <n>      the migration's name (dev only)
   --dry-run       init only: print the plan and diffs, write nothing
+  --json          init only: print the result as JSON
   -h, --help      show this help
 
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
@@ -59,22 +63,24 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
  * edits are kept and later `fw generate` runs keep it current). The project blueprint is part of
  * the run because the environment adds `@prisma/client` and `prisma` to `package.json`.
  */
-async function init(root: string, io: CommandIO, dryRun: boolean): Promise<number> {
-  let gp: GeneratePlan;
-  try {
-    gp = await planGenerate({
-      root,
-      migrate: true,
-      generatorId: MIGRATE_GENERATOR_ID,
-      scope: (generator) => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID,
-    });
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(error instanceof Error ? error.message : String(error));
-  }
-  const leftovers = dryRun ? [] : await applyGenerate(gp);
-  io.stdout.write(formatGenerate(gp, { dryRun, leftovers }));
-  return exitCodeOf(gp);
+async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean): Promise<number> {
+  const owns = (generator: string): boolean => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID;
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
+  const result = await runPipeline({
+    root,
+    command: 'fw migrate init',
+    dryRun,
+    tree: { formatter, cache, owns, generatorId: MIGRATE_GENERATOR_ID },
+    render: async (tree) => {
+      try {
+        return await renderWholeProject(tree, { migrate: true, owns, cache });
+      } catch (error) {
+        if (error instanceof CliError) throw error;
+        throw new CliError(error instanceof Error ? error.message : String(error));
+      }
+    },
+  });
+  return report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
 }
 
 /** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */
@@ -85,6 +91,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     force: { type: 'boolean' },
     name: { type: 'string' },
     'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -102,10 +109,9 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     for (const flag of ['bind', 'force', 'name'] as const) {
       if (values[flag] !== undefined) throw new CliError(`${command} init: --${flag} does not apply to init (it writes the environment of every bind)`);
     }
-    const dryRun = values['dry-run'] === true;
-    return dryRun ? init(root, io, true) : withProjectLock(root, `${command} init`, () => init(root, io, false));
+    return init(root, io, values['dry-run'] === true, values.json === true);
   }
-  if (values['dry-run']) throw new CliError(`${command} ${action}: --dry-run applies to init only`);
+  if (values['dry-run'] || values.json) throw new CliError(`${command} ${action}: --dry-run and --json apply to init only`);
   const { config } = await loadConfig(root);
   const { binds } = bindsOf(config.config as Record<string, unknown>, io.env);
   const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');

@@ -15,4 +15,3 @@ export type { FileContent, Framework, ViteSurfaceSpec } from './render.js';
 export { setupFrontend, withIgnores, withWorkspaces } from './setup.js';
 export type { FrontendProject, SurfaceEntry } from './setup.js';
 export { validateConfig } from '@fw/schemas';
-export { degitTemplate } from './remote.js';

@@ -15,8 +15,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Handlebars from 'handlebars';
-import { blueprintDir } from '../package-info.js';
+import { blueprintTemplate } from '../render/blueprint.js';
 
 /** The frameworks a Vite surface may use (same list as `@fw/schemas` `VITE_FRAMEWORKS`). */
 export const FRAMEWORKS = ['lit', 'none', 'preact', 'qwik', 'react', 'solid', 'svelte', 'vue'] as const;
@@ -148,6 +147,5 @@ export function rewriteViteConfig(text: string, base: string, file: string): str
 
 /** Renders a file of `blueprints/frontend`. */
 export function renderBlueprint(rel: string, data: Record<string, unknown>): string {
-  const template = readFileSync(path.join(blueprintDir('frontend'), rel), 'utf8');
-  return Handlebars.compile(template, { noEscape: true, strict: true })(data);
+  return blueprintTemplate('frontend', rel)(data);
 }

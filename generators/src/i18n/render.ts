@@ -17,9 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
-import { blueprintDir } from '../package-info.js';
+import { blueprintTemplate } from '../render/blueprint.js';
 import { identifier, readPo, type PoFile, type PoMessage } from './messages.js';
 import { compilePluralForms, formForCategory, pluralFormsFor, SLOTS } from './plural.js';
 
@@ -80,7 +78,7 @@ export async function renderTranslationModules(options: RenderTranslationModules
     for (const m of source?.messages ?? []) if (!known.has(id(m))) known.set(id(m), m);
   }
   const out = new Map<string, string>();
-  const skeleton = Handlebars.compile(readFileSync(path.join(options.blueprint ?? blueprintDir('i18n'), 'fluid/locales/locale.po.hbs'), 'utf8'), { noEscape: true });
+  const skeleton = blueprintTemplate('i18n', 'fluid/locales/locale.po.hbs', options.blueprint);
   for (const l of locales) {
     const file = `${localesDir}/${l}.po`;
     const existing = options.files.get(file);

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import Handlebars from 'handlebars';
-import { blueprintDir } from '../package-info.js';
+import { blueprintTemplate } from '../render/blueprint.js';
 import { MigrateError } from './errors.js';
 import { bindEnvVar, bindProvider, sqliteFallbackUrl, type BindProvider } from './urls.js';
 
@@ -62,8 +59,7 @@ export function renderMigrateEnvironment(options: MigrateEnvironmentOptions): Ma
     envVars.set(envVar, name);
   }
 
-  const source = options.blueprint ?? blueprintDir('migrate');
-  const template = (file: string) => Handlebars.compile(readFileSync(path.join(source, file), 'utf8'), { noEscape: true, strict: true });
+  const template = (file: string) => blueprintTemplate('migrate', file, options.blueprint);
   const schema = template('bind/schema.prisma.hbs');
   const config = template('bind/prisma.config.ts.hbs');
   const lock = template('bind/migrations/migration_lock.toml.hbs');

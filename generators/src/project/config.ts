@@ -1,8 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseProjectConfig, type ProjectConfig } from '@fw/schemas';
+import type { ProjectConfig } from '@fw/schemas';
 import { CliError } from '../cli/errors.js';
-import { writeFileAtomic } from '../engine/atomic.js';
+import { packageVersion } from '../package-info.js';
+import type { Cache } from '../pipeline/cache.js';
+import { sha256 } from '../pipeline/hash.js';
+
+/** The project config file, relative to the project root. */
+export const CONFIG_FILE = 'fw.json';
 
 /** A project's `fw.json`: its validated content and its text as on disk. */
 export interface LoadedConfig {
@@ -10,42 +15,61 @@ export interface LoadedConfig {
   root: string;
   /** The validated config. */
   config: ProjectConfig;
-  /** The file's text, for edits that keep every other key as written. */
+  /** The file's text, for edits that keep every other byte as written. */
   text: string;
+  /** The schema defaults of the keys the renders read when `fw.json` leaves them out. */
+  defaults: ConfigDefaults;
+}
+
+/** The schema defaults the renders use (`configDefaults()` of `@fw/schemas`, the keys they read). */
+export interface ConfigDefaults {
+  APP_FRONTEND: unknown;
+  DATABASE_BINDS: unknown;
+  SECURITY_MODELS_DB_BIND: unknown;
+  I18N_DEFAULT_LOCALE: unknown;
+}
+
+/** The defaults of `@fw/schemas` (which it imports: zod is loaded here, and only here, on the generate path). */
+async function schemaDefaults(): Promise<ConfigDefaults> {
+  const { configDefaults } = await import('@fw/schemas');
+  const d = configDefaults();
+  return { APP_FRONTEND: d.APP_FRONTEND, DATABASE_BINDS: d.DATABASE_BINDS, SECURITY_MODELS_DB_BIND: d.SECURITY_MODELS_DB_BIND, I18N_DEFAULT_LOCALE: d.I18N_DEFAULT_LOCALE };
 }
 
 /**
  * Reads and validates `<root>/fw.json`. Bad JSON or a bad key is a {@link CliError} naming the
- * file (and the key path, from `parseProjectConfig`).
+ * file (and the key path, from `parseProjectConfig`). With a `cache`, a text that validated before
+ * under this fw version is not validated again: `@fw/schemas` (and zod, ~150 ms to load) stays
+ * off a no-op `fw generate`.
  */
-export async function loadConfig(root: string): Promise<LoadedConfig> {
-  const file = path.join(root, 'fw.json');
-  const text = await readFile(file, 'utf8');
+export async function loadConfig(root: string, cache?: Cache): Promise<LoadedConfig> {
+  const text = await readFile(path.join(root, CONFIG_FILE), 'utf8');
+  return { root, text, ...(await validateConfigText(text, cache)) };
+}
+
+/**
+ * Validates the text of `fw.json` (see {@link loadConfig}); with a `cache`, the result is kept for
+ * the next run. A command that writes `fw.json` validates its new text this way, so the next
+ * `fw generate` finds it known.
+ */
+export async function validateConfigText(text: string, cache?: Cache): Promise<{ config: ProjectConfig; defaults: ConfigDefaults }> {
+  const key = sha256(packageVersion(), text);
+  const known = cache?.render<{ config: ProjectConfig; defaults: ConfigDefaults }>('config', key);
+  if (known) return known;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new CliError(`fw.json is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const { parseProjectConfig } = await import('@fw/schemas');
+  let config: ProjectConfig;
   try {
-    return { root, config: parseProjectConfig(json, 'fw.json'), text };
+    config = parseProjectConfig(json, CONFIG_FILE);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
-}
-
-/**
- * `fw.json` text with its `additives` list replaced by `edit(list)`. Every other key keeps its
- * value and order; the file is written back as two-space JSON with a final newline.
- */
-export function editAdditives(text: string, edit: (list: readonly string[]) => string[]): string {
-  const json = JSON.parse(text) as Record<string, unknown>;
-  const list = Array.isArray(json.additives) ? (json.additives as unknown[]).filter((a): a is string => typeof a === 'string') : [];
-  json.additives = edit(list);
-  return `${JSON.stringify(json, null, 2)}\n`;
-}
-
-/** Writes `fw.json` atomically (old or new, never half). */
-export async function writeConfig(root: string, text: string): Promise<void> {
-  await writeFileAtomic(path.join(root, 'fw.json'), Buffer.from(text, 'utf8'), 0o644, 'fw.json');
+  const defaults = await schemaDefaults();
+  cache?.setRender('config', key, { config, defaults });
+  return { config, defaults };
 }

@@ -1,0 +1,84 @@
+import type { CommandIO } from './io.js';
+import { CliError } from './errors.js';
+
+/** A question `create project` can ask on a terminal, one per flag. */
+export type ProjectQuestion = 'surface' | 'alpine' | 'framework' | 'typescript';
+
+/** The answers of a prompt run (only the questions asked are present). */
+export interface ProjectPromptAnswers {
+  surface?: 'none' | 'htmx' | 'vite';
+  alpine?: boolean;
+  framework?: string;
+  typescript?: boolean;
+}
+
+/**
+ * Asks, with @clack/prompts (imported here, on a terminal only), exactly the questions in `ask`,
+ * in order, skipping those an earlier answer (or a `known` flag) makes moot: Alpine only for htmx,
+ * the framework and TypeScript only for vite. Ctrl-C cancels with a {@link CliError}.
+ */
+export async function askProjectQuestions(
+  io: CommandIO,
+  ask: readonly ProjectQuestion[],
+  known: ProjectPromptAnswers,
+  frameworks: readonly string[],
+): Promise<ProjectPromptAnswers> {
+  const clack = await import('@clack/prompts');
+  // A terminal without a window size (a pty opened by a script) reports 0 columns, and clack
+  // would wrap every character onto its own line: give it the usual 80.
+  const output = io.stdout as typeof io.stdout & { columns?: number };
+  if (!(typeof output.columns === 'number' && output.columns > 0)) output.columns = 80;
+  const streams = { input: io.stdin, output };
+  const cancelled = (): never => {
+    throw new CliError('cancelled: nothing was written.');
+  };
+  const answers: ProjectPromptAnswers = {};
+  const chosen = (): string | undefined => answers.surface ?? known.surface;
+  if (ask.includes('surface')) {
+    const surface = await clack.select<'none' | 'htmx' | 'vite'>({
+      ...streams,
+      message: 'Frontend surface of the main app',
+      options: [
+        {
+          value: 'htmx',
+          label: 'htmx',
+          hint: 'server-rendered pages, htmx served by the kernel',
+        },
+        { value: 'none', label: 'none', hint: 'no frontend tags' },
+        {
+          value: 'vite',
+          label: 'vite',
+          hint: 'a bundled frontend: React, Vue, Svelte, ...',
+        },
+      ],
+      initialValue: 'htmx',
+    });
+    answers.surface = clack.isCancel(surface) ? cancelled() : surface;
+  }
+  if (ask.includes('alpine') && chosen() === 'htmx') {
+    const alpine = await clack.confirm({
+      ...streams,
+      message: 'Add Alpine.js?',
+      initialValue: false,
+    });
+    answers.alpine = clack.isCancel(alpine) ? cancelled() : alpine;
+  }
+  if (ask.includes('framework') && chosen() === 'vite') {
+    const framework = await clack.select<string>({
+      ...streams,
+      message: 'Vite framework',
+      options: frameworks.map((f) => ({ value: f, label: f })),
+      initialValue: 'none',
+    });
+    answers.framework = clack.isCancel(framework) ? cancelled() : framework;
+  }
+  if (ask.includes('typescript') && chosen() === 'vite') {
+    const typescript = await clack.confirm({
+      ...streams,
+      message: 'Use TypeScript in the Vite workspace?',
+      initialValue: false,
+    });
+    answers.typescript = clack.isCancel(typescript) ? cancelled() : typescript;
+  }
+  return answers;
+}

@@ -1,0 +1,153 @@
+import type { ts as Ts } from 'ts-morph';
+import { tsMorph } from './source.js';
+
+/** HTTP methods of a kernel router (`router.get(name, path, ...handlers)`, ...). */
+export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'all'] as const;
+
+/** A route of the app or of an Additive, as served. */
+export interface Route {
+  /** `GET`, `POST`, ..., `ALL` (any method), or `WS` for a websocket route. */
+  method: string;
+  /** The full path as served, prefixes included (`/api/blog/status`). */
+  path: string;
+  /** The full route name (`blog.status` for an Additive's `status`). */
+  name: string;
+  /** Where it is declared: `fluid/app.ts:21`. */
+  where: string;
+}
+
+/** A TypeScript file to read routes from. */
+export interface RouteSource {
+  path: string;
+  text: string;
+}
+
+type Router = 'app' | 'api' | 'ws';
+const ROUTERS: readonly string[] = ['app', 'api', 'ws'];
+
+/** The URL prefix of a router: the app's (`''`, `/api`, `/ws`) or an Additive's (`/blog`, `/api/blog`, `/ws/blog`). */
+export function routerPrefix(router: Router, additive?: string): string {
+  const base = router === 'app' ? '' : `/${router}`;
+  return additive ? `${base}/${additive}` : base;
+}
+
+/** `a.b.c(...)` → `['a', 'b', 'c']`; `undefined` when the callee is not a plain dotted name. */
+function chainOf(ts: typeof Ts, call: Ts.CallExpression): string[] | undefined {
+  const chain: string[] = [];
+  let node: Ts.Expression = call.expression;
+  while (ts.isPropertyAccessExpression(node)) {
+    chain.unshift(node.name.text);
+    node = node.expression;
+  }
+  if (!ts.isIdentifier(node)) return undefined;
+  chain.unshift(node.text);
+  return chain;
+}
+
+function calls(ts: typeof Ts, sf: Ts.SourceFile): Ts.CallExpression[] {
+  const out: Ts.CallExpression[] = [];
+  const visit = (node: Ts.Node): void => {
+    if (ts.isCallExpression(node)) out.push(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** A route registration `<receiver>.<method>('name', '/path', ...)`, when both are string literals. */
+function registration(ts: typeof Ts, call: Ts.CallExpression, method: string): { name: string; path: string } | undefined {
+  const isWs = method === 'route';
+  if (!isWs && !(HTTP_METHODS as readonly string[]).includes(method)) return undefined;
+  const [name, path] = call.arguments;
+  if (!name || !path || !ts.isStringLiteralLike(name) || !ts.isStringLiteralLike(path)) return undefined;
+  return { name: name.text, path: path.text };
+}
+
+function joinPath(prefix: string, path: string): string {
+  if (prefix === '') return path;
+  return path === '/' ? `${prefix}/` : `${prefix}${path.startsWith('/') ? '' : '/'}${path}`;
+}
+
+function route(ts: typeof Ts, sf: Ts.SourceFile, call: Ts.CallExpression, method: string, router: Router, additive: string | undefined, file: string): Route | undefined {
+  const found = registration(ts, call, method);
+  if (!found || (router === 'ws') !== (method === 'route')) return undefined;
+  const line = sf.getLineAndCharacterOfPosition(call.getStart(sf)).line + 1;
+  return {
+    method: method === 'route' ? 'WS' : method.toUpperCase(),
+    path: joinPath(routerPrefix(router, additive), found.path),
+    name: additive ? `${additive}.${found.name}` : found.name,
+    where: `${file}:${line}`,
+  };
+}
+
+/**
+ * The routes the app file declares: `fluid.app.get('hello', '/hello', ...)`, `fluid.api.post(...)`,
+ * `fluid.ws.route(...)`, with literal names and paths (others cannot be known without running it).
+ */
+function appRoutes(ts: typeof Ts, source: RouteSource): Route[] {
+  const sf = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, true);
+  const out: Route[] = [];
+  for (const call of calls(ts, sf)) {
+    const chain = chainOf(ts, call);
+    if (chain?.length !== 3 || !ROUTERS.includes(chain[1]!)) continue;
+    const r = route(ts, sf, call, chain[2]!, chain[1] as Router, undefined, source.path);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The routes of one Additive from its modules. Its `index.ts` says which module fills which
+ * router (`api(blog.api)` with `api` imported from `./api.js`); a module not wired there is taken
+ * by its name (`api.ts`, `app.ts`, `ws.ts`). Calls on the Additive's routers directly
+ * (`blog.app.get(...)`) count too.
+ */
+function additiveRoutes(ts: typeof Ts, name: string, sources: readonly RouteSource[]): Route[] {
+  const dir = `additives/${name}/`;
+  const parsed = sources.map((s) => ({ source: s, sf: ts.createSourceFile(s.path, s.text, ts.ScriptTarget.Latest, true) }));
+  const routerOf = new Map<string, Router>();
+  const index = parsed.find((p) => p.source.path === `${dir}index.ts`);
+  if (index) {
+    const importedFrom = new Map<string, string>();
+    for (const st of index.sf.statements) {
+      if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.importClause) continue;
+      const module = `${dir}${st.moduleSpecifier.text.replace(/^\.\//, '').replace(/\.js$/, '.ts')}`;
+      if (st.importClause.name) importedFrom.set(st.importClause.name.text, module);
+      const bindings = st.importClause.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) importedFrom.set(el.name.text, module);
+    }
+    for (const call of calls(ts, index.sf)) {
+      const arg = call.arguments[0];
+      if (!ts.isIdentifier(call.expression) || !arg || !ts.isPropertyAccessExpression(arg) || !ROUTERS.includes(arg.name.text)) continue;
+      const module = importedFrom.get(call.expression.text);
+      if (module) routerOf.set(module, arg.name.text as Router);
+    }
+  }
+  const out: Route[] = [];
+  for (const { source, sf } of parsed) {
+    const base = source.path.slice(dir.length).replace(/\.ts$/, '');
+    const fileRouter = routerOf.get(source.path) ?? (ROUTERS.includes(base) ? (base as Router) : undefined);
+    for (const call of calls(ts, sf)) {
+      const chain = chainOf(ts, call);
+      if (!chain) continue;
+      let r: Route | undefined;
+      if (chain.length === 3 && ROUTERS.includes(chain[1]!)) r = route(ts, sf, call, chain[2]!, chain[1] as Router, name, source.path);
+      else if (chain.length === 2 && fileRouter) r = route(ts, sf, call, chain[1]!, fileRouter, name, source.path);
+      if (r) out.push(r);
+    }
+  }
+  return out;
+}
+
+/**
+ * The route table of an app: the routes `fluid/app.ts` declares and those of each Additive's
+ * modules (`additives/<name>/*.ts`), read from their syntax (TypeScript's parser, through ts-morph,
+ * loaded on first use). Only literal names and paths are known; a route built at run time is not
+ * seen.
+ */
+export async function readRoutes(app: RouteSource | undefined, additives: ReadonlyMap<string, readonly RouteSource[]>): Promise<Route[]> {
+  const { ts } = await tsMorph();
+  const out = app ? appRoutes(ts, app) : [];
+  for (const [name, sources] of additives) out.push(...additiveRoutes(ts, name, sources));
+  return out;
+}

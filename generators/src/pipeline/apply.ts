@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { packageVersion } from '../package-info.js';
+import { writeFileAtomic } from './atomic.js';
+import { SIDECAR_SUFFIX } from './classify.js';
+import { Containment } from './contain.js';
+import { CACHE_DIR, ignoreCache } from './cache.js';
+import { removeTempLeftovers } from './leftovers.js';
+import type { Plan, PlanItem } from './plan.js';
+import { itemChangesDisk, planChangesDisk } from './print.js';
+import { mapLimit } from './pool.js';
+import { readRecord, updateRecord, type WrittenFile } from './record.js';
+
+/**
+ * Present while an apply step writes: a run killed meanwhile leaves it, and the next run then
+ * looks for the temp files it left (a run that was not interrupted has none to look for).
+ */
+export const APPLYING_FILE = `${CACHE_DIR}/applying`;
+
+/** How many files are written at once (their fsyncs overlap). */
+const WRITE_CONCURRENCY = 16;
+
+/** The writes {@link applyPlan} needs. Paths are project-relative POSIX paths. */
+export interface Writer {
+  /** Writes the bytes atomically (old or new, never half), with the mode. */
+  write(path: string, bytes: Buffer, mode: number): void | Promise<void>;
+  /** Removes the file. */
+  remove(path: string): void | Promise<void>;
+}
+
+/** How `.fw/record.json` must change after {@link applyPlan}. */
+export interface RecordUpdates {
+  /** Entries to (re)record; `content` is always the new render, the base of the next run. */
+  written: WrittenFile[];
+  /** Paths whose entries are removed (deleted files, kept edited files, forgotten deletions, secrets). */
+  dropped: string[];
+}
+
+async function applyItem(item: PlanItem, writer: Writer, updates: RecordUpdates): Promise<void> {
+  if (item.write) await writer.write(item.path, item.write, item.mode);
+  if (item.sidecar) await writer.write(item.path + SIDECAR_SUFFIX, item.sidecar, item.mode);
+  if (item.remove) await writer.remove(item.path);
+  if (item.record.op === 'set') {
+    updates.written.push({ path: item.path, content: item.record.bytes, generator: item.generator, mode: item.recordMode });
+  } else if (item.record.op === 'drop') {
+    updates.dropped.push(item.path);
+  }
+}
+
+/**
+ * Carries out a plan through `writer`: the `first` items one by one (`fw.json`), then the others
+ * in path order, a few at once. Fills `updates` with the record changes of exactly the items that
+ * were carried out; when a write throws, the items not started are not recorded, and the error
+ * propagates after the started ones settle (re-planning picks up where it stopped: a file that
+ * already holds its render classifies as `unchanged` and is recorded then).
+ */
+export async function applyPlan(plan: Plan, writer: Writer, updates: RecordUpdates = { written: [], dropped: [] }): Promise<RecordUpdates> {
+  const work = plan.items.filter((i) => itemChangesDisk(i) || i.record.op !== 'keep');
+  for (const item of work.filter((i) => i.first)) await applyItem(item, writer, updates);
+  await mapLimit(work.filter((i) => !i.first), WRITE_CONCURRENCY, (item) => applyItem(item, writer, updates));
+  return updates;
+}
+
+/** A {@link Writer} on the project: atomic writes and removals, containment checked again right before each. */
+export function diskWriter(projectRoot: string): Writer {
+  const root = path.resolve(projectRoot);
+  const contain = new Containment(root);
+  return {
+    async write(rel, bytes, mode) {
+      contain.check(rel);
+      await writeFileAtomic(path.join(root, rel), bytes, mode, rel);
+    },
+    async remove(rel) {
+      contain.check(rel);
+      await rm(path.join(root, rel), { force: true });
+    },
+  };
+}
+
+/** What {@link apply} did. */
+export interface ApplyResult {
+  created: string[];
+  updated: string[];
+  deleted: string[];
+  unchanged: string[];
+  /** Temp files of an interrupted run that were removed. */
+  leftovers: string[];
+}
+
+async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) await removeEmptyFolders(path.join(dir, name), keep);
+  if (dir !== keep && (await readdir(dir).catch(() => ['?'])).length === 0) await rmdir(dir).catch(() => undefined);
+}
+
+/**
+ * The apply step, the only place fw writes a project: after a killed run (see {@link APPLYING_FILE})
+ * removes the temp files it left in the folders the plan touches, carries out the plan
+ * ({@link applyPlan} with {@link diskWriter}),
+ * then updates `.fw/record.json` and `.fw/store` for exactly what landed (also when a write failed,
+ * so the record always describes the disk; the failure is rethrown after), removes the folders the
+ * plan asked to prune once they are empty, and saves the cache. Every step is idempotent, so a
+ * run killed at any point is completed by the next one.
+ */
+export async function apply(plan: Plan, options: { generatorVersion?: string } = {}): Promise<ApplyResult> {
+  const marker = path.join(plan.root, APPLYING_FILE);
+  const interrupted = existsSync(marker);
+  const leftovers = interrupted ? await removeTempLeftovers(plan.root, plan.items.map((i) => i.path)) : [];
+  const writes = planChangesDisk(plan);
+  if (writes) {
+    await mkdir(path.dirname(marker), { recursive: true });
+    await ignoreCache(plan.root);
+    await writeFile(marker, `${process.pid}\n`);
+  }
+  const updates: RecordUpdates = { written: [], dropped: [] };
+  const failure = await applyPlan(plan, diskWriter(plan.root), updates).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  const record = (await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), updates.written, updates.dropped)) ?? (await readRecord(plan.root));
+  if (failure) throw failure.error;
+  for (const folder of plan.prune) await removeEmptyFolders(path.join(plan.root, folder), path.dirname(path.join(plan.root, folder)));
+  if (plan.cache) {
+    const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));
+    await plan.cache.save(plan.root, (hash) => stored.has(hash), plan.ownsAll);
+  }
+  if (writes || interrupted) await rm(marker, { force: true });
+  const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers };
+  for (const item of plan.items) {
+    if (item.remove) result.deleted.push(item.path);
+    else if (item.write) (item.disk === undefined ? result.created : result.updated).push(item.path);
+    else result.unchanged.push(item.path);
+  }
+  return result;
+}

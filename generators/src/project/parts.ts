@@ -1,0 +1,120 @@
+import type { ProjectConfig } from '@fw/schemas';
+import { renderAuthGuards } from '../auth/index.js';
+import { CliError } from '../cli/errors.js';
+import { packageVersion } from '../package-info.js';
+import type { Cache } from '../pipeline/cache.js';
+import { sha256 } from '../pipeline/hash.js';
+import type { Tree } from '../pipeline/tree.js';
+import type { ConfigDefaults } from './config.js';
+import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
+import { prepareBlueprint } from '../render/blueprint.js';
+import { addDependencies } from './render.js';
+
+/** Input of {@link renderParts}: what the config-driven parts of a project depend on. */
+export interface PartsInput {
+  /** The validated `fw.json`. */
+  config: ProjectConfig;
+  /** The schema defaults of keys `fw.json` leaves out. */
+  defaults: ConfigDefaults;
+  /** Render the Prisma environment of `fw migrate init` (the project ran it: see docs/regeneration.md). */
+  migrate?: boolean;
+  /**
+   * The project's translation catalogs (`fluid/locales/*.po`, `messages.pot`: path → text), read by
+   * the i18n render when `fw.json` sets `I18N_SUPPORTED_LOCALES`. Default: none.
+   */
+  catalogs?: ReadonlyMap<string, string>;
+  /** Where the i18n render is cached (typesafe-i18n's generator takes seconds). */
+  cache?: Cache;
+}
+
+/**
+ * The parts of a project that `fw.json` turns on, rendered into `tree` after `renderProject`:
+ * the Prisma environment of `fw migrate init` (`migrate`), the guard chains (`auth`) and the typed
+ * translation modules (`i18n`). `create project` never renders them (a new project has none).
+ */
+export async function renderParts(tree: Tree, input: PartsInput): Promise<void> {
+  const { config, defaults } = input;
+  if (input.migrate) {
+    await renderMigrate(tree, config, defaults);
+    // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
+    addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
+  }
+  await renderAuth(tree, config);
+  if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) {
+    // The typed translation modules import typesafe-i18n at run time.
+    addDependencies(tree, { dependencies: ['typesafe-i18n'] });
+  }
+}
+
+/**
+ * Adds the Prisma environment of `fw migrate init` for the binds in `fw.json` (schema defaults
+ * when absent) to `tree`, recorded with the generator id `migrate`.
+ */
+async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
+  const { renderMigrateEnvironment } = await import('../migrate/render.js');
+  await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
+  const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
+  const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
+  const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name });
+  for (const [file, content] of files) tree.render(file, content, { generator: MIGRATE_GENERATOR_ID });
+}
+
+/**
+ * `fluid/guards.ts` (generator `auth`, from `renderAuthGuards`) when `fw.json` sets
+ * `AUTH_ROLES` or `AUTH_PERMISSIONS` (even to `[]`): a project that never mentions them gets no
+ * guards module.
+ */
+async function renderAuth(tree: Tree, config: ProjectConfig): Promise<void> {
+  const { AUTH_ROLES: roles, AUTH_PERMISSIONS: permissions } = config.config;
+  if (roles === undefined && permissions === undefined) return;
+  await prepareBlueprint('auth', ['fluid/guards.ts.hbs']);
+  let files: Map<string, string>;
+  try {
+    files = renderAuthGuards({ roles: roles ?? [], permissions: permissions ?? [] });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  for (const [file, content] of files) tree.render(file, content, { generator: AUTH_GENERATOR_ID });
+}
+
+/**
+ * The typed translation modules `fluid/i18n/**` (generator `i18n`, from
+ * `renderTranslationModules`) when `fw.json` sets `I18N_SUPPORTED_LOCALES`. A starter catalog
+ * `fluid/locales/<locale>.po` for a new locale is a seed: written once when missing, never
+ * recorded (the catalog is yours to translate). typesafe-i18n's generator runs in a child process
+ * and takes seconds, so its output is cached by a hash of everything it reads (the fw version, the
+ * locales, the catalogs): a run with the same inputs never starts it.
+ */
+async function renderI18n(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults, catalogs: ReadonlyMap<string, string>, cache: Cache | undefined): Promise<boolean> {
+  const supported = config.config.I18N_SUPPORTED_LOCALES;
+  if (supported === undefined) return false;
+  const locales = {
+    I18N_DEFAULT_LOCALE: (config.config.I18N_DEFAULT_LOCALE ?? defaults.I18N_DEFAULT_LOCALE) as string,
+    I18N_SUPPORTED_LOCALES: supported as readonly string[],
+  };
+  const keyOf = (texts: ReadonlyMap<string, string>): string =>
+    sha256(packageVersion(), config.name, JSON.stringify(locales), JSON.stringify([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  let files = cache?.render<Record<string, string>>('i18n', keyOf(catalogs));
+  if (!files) {
+    const { renderTranslationModules } = await import('../i18n/index.js');
+    await prepareBlueprint('i18n', ['fluid/locales/locale.po.hbs']);
+    try {
+      files = Object.fromEntries(await renderTranslationModules({ config: locales, files: catalogs, projectName: config.name }));
+    } catch (error) {
+      throw new CliError(`i18n: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // Kept under the catalogs the next run reads: these plus the starter catalogs this run seeds
+    // (a starter catalog translates nothing, so the typed modules are the same with or without it).
+    const next = new Map(catalogs);
+    for (const [file, text] of Object.entries(files)) if (file.startsWith('fluid/locales/') && !next.has(file)) next.set(file, text);
+    cache?.setRender('i18n', keyOf(next), files);
+  }
+  for (const [file, content] of Object.entries(files)) {
+    if (file.startsWith('fluid/locales/')) {
+      tree.write(file, content, { seed: true, record: false, reason: 'missing: written once, yours from now on, not in the record' });
+    } else {
+      tree.render(file, content, { generator: I18N_GENERATOR_ID });
+    }
+  }
+  return true;
+}

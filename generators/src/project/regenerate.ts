@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { additiveDir } from '../additive/render.js';
+import type { Cache } from '../pipeline/cache.js';
+import type { Tree } from '../pipeline/tree.js';
+import { hasConflictMarkers } from '../pipeline/merge.js';
+import { summaryLine } from '../pipeline/print.js';
+import type { RecordEntry } from '../pipeline/record.js';
+import { loadConfig, type LoadedConfig } from './config.js';
+import { additiveGeneratorId, additiveOfGenerator, MIGRATE_GENERATOR_ID } from './generators.js';
+import { renderParts } from './parts.js';
+import { APP_FILE, externalAdditives, reconcileRegistrations } from './registrations.js';
+import { renderProject } from './render.js';
+import { projectSpecs } from './specs.js';
+
+/** Input of {@link renderWholeProject}. */
+export interface WholeProjectInput {
+  /** The config to render (default: read and validated from `fw.json`). */
+  config?: LoadedConfig;
+  /**
+   * Render the Prisma environment (default: when the record shows `fw migrate init` ran).
+   * `fw migrate init` sets it, so the environment and its dependencies arrive in one run.
+   */
+  migrate?: boolean;
+  /** The generators the run answers for (default: all); registrations follow the Additives it owns. */
+  owns?: (generator: string) => boolean;
+  /** Where slow renders are cached. */
+  cache?: Cache;
+}
+
+/** The registration edit of `fluid/app.ts` a run makes (or why it makes none). */
+export interface Registrations {
+  added: string[];
+  removed: string[];
+  /** Why the registrations were not reconciled (the app file is missing or holds conflicts). */
+  note?: string;
+}
+
+/**
+ * The `frontend` block of each Additive's `manifest.json` on disk (absent or unreadable: left out,
+ * i.e. no surface). Read synchronously: hundreds of small files.
+ */
+function readManifests(root: string, names: readonly string[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const name of names) {
+    try {
+      const json = JSON.parse(readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8')) as { frontend?: unknown };
+      if (json.frontend !== undefined) out.set(name, json.frontend);
+    } catch {
+      // no manifest yet (a new additive renders its own, with no Vite surface)
+    }
+  }
+  return out;
+}
+
+/** The translation catalogs under `fluid/locales/` (path → text), for the i18n render. */
+async function readCatalogs(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let names: string[];
+  try {
+    names = await readdir(path.join(root, 'fluid/locales'));
+  } catch {
+    return out;
+  }
+  for (const name of names.filter((n) => n.endsWith('.po') || n.endsWith('.pot')).sort()) {
+    out.set(`fluid/locales/${name}`, await readFile(path.join(root, 'fluid/locales', name), 'utf8'));
+  }
+  return out;
+}
+
+/** The Additives the record holds files for (`additive:<name>` generators). */
+function recordedAdditives(files: Record<string, RecordEntry>): Set<string> {
+  const out = new Set<string>();
+  for (const entry of Object.values(files)) {
+    const name = additiveOfGenerator(entry.generator);
+    if (name !== undefined) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * Renders the whole project from its `fw.json` into `tree` (what `fw generate` and `fw migrate
+ * init` write): {@link renderProject} and {@link renderParts}, then the Additive registrations of
+ * `fluid/app.ts`, made on what the file will hold after the merge: every local Additive of
+ * `additives` registered, every Additive the record knows but `additives` no longer lists
+ * unregistered.
+ */
+export async function renderWholeProject(tree: Tree, input: WholeProjectInput = {}): Promise<Registrations> {
+  const root = tree.root;
+  const [loaded, files, appOnDisk, specs] = await Promise.all([
+    input.config ?? loadConfig(root, input.cache),
+    tree.record(),
+    readFile(path.join(root, APP_FILE), 'utf8').catch(() => undefined),
+    projectSpecs(root),
+  ]);
+  const { config } = loaded;
+  const owns = input.owns ?? (() => true);
+  const external = externalAdditives(appOnDisk, config.additives);
+  const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
+  const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
+  const manifests = readManifests(root, config.additives.filter((n) => !external.has(n)));
+  await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
+  await renderParts(tree, { config, defaults: loaded.defaults, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
+
+  const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
+  const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
+  return registerAdditives(tree, local, gone);
+}
+
+/**
+ * Makes `fluid/app.ts` register the local Additives `register` and not `unregister`, editing what
+ * the file will hold after this run's merge (a codemod written into the tree on top of it). When
+ * the file holds conflicts or does not exist, nothing is edited and the note says why.
+ */
+export async function registerAdditives(tree: Tree, register: readonly string[], unregister: readonly string[]): Promise<Registrations> {
+  const result: Registrations = { added: [], removed: [] };
+  if (register.length === 0 && unregister.length === 0) return result;
+  const names = [...register, ...unregister].join(', ');
+  const app = await tree.item(APP_FILE);
+  const merged = await tree.readText(APP_FILE);
+  if ((app && (app.conflicts > 0 || app.unresolved)) || (merged !== undefined && hasConflictMarkers(merged))) {
+    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to register ${names}` };
+  }
+  if (merged === undefined) {
+    return register.length === 0 ? result : { ...result, note: `${APP_FILE} does not exist: the Additives ${register.join(', ')} are not registered anywhere` };
+  }
+  const edit = await reconcileRegistrations(merged, register, unregister);
+  if (edit.text !== merged) tree.write(APP_FILE, edit.text, { reason: 'Additive registrations updated' });
+  return { added: edit.added, removed: edit.removed };
+}
+
+/** The lines reporting a registration edit (or why there is none). */
+export function registrationLines(registrations: Registrations): string {
+  const lines: string[] = [];
+  for (const name of registrations.added) lines.push(summaryLine('register', APP_FILE, `fluid.additive(...) for additives/${name}`));
+  for (const name of registrations.removed) lines.push(summaryLine('unregister', APP_FILE, `${name} is no longer in fw.json "additives"`));
+  if (registrations.note) lines.push(`  note: ${registrations.note}`);
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
