@@ -8,8 +8,7 @@ import { createServer } from 'node:net';
 import { get } from './http-compare.ts';
 import { interleave } from './interleave.ts';
 import { cpuMicros, rssBytes } from './procfs.ts';
-import { row, type Row } from './report.ts';
-import { median, pairedRatios, spread } from './stats.ts';
+import { pairedRow, type Row, type Sample } from './report.ts';
 
 /** A server command; `argv(port)` must make it listen on 127.0.0.1:`port`. */
 export interface BootCommand {
@@ -86,33 +85,13 @@ export async function compareBoots(bench: string, comparisons: readonly BootComp
   for (const cmd of commands.values()) await bootOnce(cmd); // warm the disk cache
   const boots = await interleave([...commands.keys()], options.rounds, (label) => bootOnce(commands.get(label)!));
   return comparisons.flatMap((c) => {
-    const fw = boots[c.fw.label]!;
-    const base = boots[c.baseline.label]!;
-    const pick = (bs: Boot[], f: (b: Boot) => number): number[] => bs.map(f);
-    const common = { bench, rounds: options.rounds, ...(c.note ? { note: c.note } : {}) };
-    const ms = (b: Boot): number => b.ms;
-    const cpu = (b: Boot): number => b.cpuMicros;
-    const mb = (b: Boot): number => b.rss / 1024 / 1024;
+    const common = { bench, ...(c.note ? { note: c.note } : {}) };
+    const side = (cmd: BootCommand, f: (b: Boot) => Sample) => ({ label: cmd.label, samples: boots[cmd.label]!.map(f) });
+    const time = (b: Boot): Sample => ({ value: b.ms, cpu: b.cpuMicros });
+    const rss = (b: Boot): Sample => ({ value: b.rss / 1024 / 1024 });
     return [
-      row({
-        ...common,
-        name: `boot to first 200: ${c.name}`,
-        unit: 'ms',
-        fw: { label: c.fw.label, value: median(pick(fw, ms)) },
-        baseline: { label: c.baseline.label, value: median(pick(base, ms)) },
-        ratio: spread(pairedRatios(pick(fw, ms), pick(base, ms))),
-        cpu: { fw: median(pick(fw, cpu)), baseline: median(pick(base, cpu)), ratio: spread(pairedRatios(pick(fw, cpu), pick(base, cpu))), per: 'boot' },
-        ...(c.target ? { target: c.target } : {}),
-      }),
-      row({
-        ...common,
-        name: `RSS after boot: ${c.name}`,
-        unit: 'MB',
-        fw: { label: c.fw.label, value: median(pick(fw, mb)) },
-        baseline: { label: c.baseline.label, value: median(pick(base, mb)) },
-        ratio: spread(pairedRatios(pick(fw, mb), pick(base, mb))),
-        ...(c.rssTarget ? { target: c.rssTarget } : {}),
-      }),
+      pairedRow({ ...common, name: `boot to first 200: ${c.name}`, unit: 'ms', per: 'boot', fw: side(c.fw, time), baseline: side(c.baseline, time), ...(c.target ? { target: c.target } : {}) }),
+      pairedRow({ ...common, name: `RSS after boot: ${c.name}`, unit: 'MB', per: 'boot', fw: side(c.fw, rss), baseline: side(c.baseline, rss), ...(c.rssTarget ? { target: c.rssTarget } : {}) }),
     ];
   });
 }

@@ -7,8 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { interleave } from './interleave.ts';
 import { childrenCpuMicros } from './procfs.ts';
-import { row, type Row } from './report.ts';
-import { median, pairedRatios, spread } from './stats.ts';
+import { pairedRow, type Row, type Sample } from './report.ts';
 
 /** A command line to time. */
 export interface Command {
@@ -58,26 +57,17 @@ export async function compareCommands(bench: string, comparisons: readonly Comma
   for (const c of comparisons) for (const cmd of [c.fw, c.baseline]) if (cmd) commands.set(key(cmd), cmd);
   for (let i = 0; i < (options.warmup ?? 1); i++) for (const cmd of commands.values()) await timeCommand(cmd, -1 - i); // disk cache, compile cache
   const runs = await interleave([...commands.keys()], options.rounds, (k, round) => timeCommand(commands.get(k)!, round));
-  return comparisons.map((c) => {
-    const fw = runs[key(c.fw)]!;
-    const base = c.baseline ? runs[key(c.baseline)]! : undefined;
-    const ms = (rs: CommandRun[]): number[] => rs.map((r) => r.ms);
-    const cpu = (rs: CommandRun[]): number[] => rs.map((r) => r.cpuMicros);
-    return row({
+  const sample = (r: CommandRun): Sample => ({ value: r.ms, cpu: r.cpuMicros });
+  return comparisons.map((c) =>
+    pairedRow({
       bench,
       name: c.name,
       unit: 'ms',
-      fw: { label: c.fw.label, value: median(ms(fw)) },
-      ...(base && c.baseline
-        ? {
-            baseline: { label: c.baseline.label, value: median(ms(base)) },
-            ratio: spread(pairedRatios(ms(fw), ms(base))),
-            cpu: { fw: median(cpu(fw)), baseline: median(cpu(base)), ratio: spread(pairedRatios(cpu(fw), cpu(base))), per: 'run' },
-          }
-        : { cpu: { fw: median(cpu(fw)), per: 'run' } }),
+      per: 'run',
+      fw: { label: c.fw.label, samples: runs[key(c.fw)]!.map(sample) },
+      ...(c.baseline ? { baseline: { label: c.baseline.label, samples: runs[key(c.baseline)]!.map(sample) } } : {}),
       ...(c.target ? { target: c.target } : {}),
       ...(c.note ? { note: c.note } : {}),
-      rounds: options.rounds,
-    });
-  });
+    }),
+  );
 }

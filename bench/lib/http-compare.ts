@@ -12,10 +12,9 @@ import http from 'node:http';
 import { interleave } from './interleave.ts';
 import { LOAD_TOOL, runLoad, type LoadRun } from './load.ts';
 import { cpuMicros } from './procfs.ts';
-import { row, type Row } from './report.ts';
+import { pairedRow, type Row, type Sample } from './report.ts';
 import type { RunningServer } from './server.ts';
 import { CONNECTIONS, QUICK, SECONDS } from './settings.ts';
-import { median, pairedRatios, spread } from './stats.ts';
 
 /** One side of a comparison: a path on a running server. */
 export interface Endpoint {
@@ -105,26 +104,19 @@ export async function compareHttp(bench: string, comparisons: readonly HttpCompa
   for (const c of comparisons) for (const e of [c.fw, c.baseline]) endpoints.set(key(e), e);
   if (!QUICK) for (const e of endpoints.values()) await measure(e, 1, connections); // JIT warm-up
   const runs = await interleave([...endpoints.keys()], options.rounds, (k) => measure(endpoints.get(k)!, seconds, connections));
-  return comparisons.map((c) => {
-    const fw = runs[key(c.fw)]!;
-    const base = runs[key(c.baseline)]!;
-    const fwRps = fw.map((r) => r.load.rps);
-    const baseRps = base.map((r) => r.load.rps);
-    const fwCpu = fw.map((r) => r.cpuPerRequest);
-    const baseCpu = base.map((r) => r.cpuPerRequest);
-    return row({
+  const sample = (r: Run): Sample => ({ value: r.load.rps, cpu: r.cpuPerRequest });
+  return comparisons.map((c) =>
+    pairedRow({
       bench,
       name: c.name,
       unit: 'req/s',
-      fw: { label: c.fw.label, value: median(fwRps) },
-      baseline: { label: c.baseline.label, value: median(baseRps) },
-      ratio: spread(pairedRatios(fwRps, baseRps)),
-      cpu: { fw: median(fwCpu), baseline: median(baseCpu), ratio: spread(pairedRatios(fwCpu, baseCpu)), per: 'request' },
+      per: 'request',
+      fw: { label: c.fw.label, samples: runs[key(c.fw)]!.map(sample) },
+      baseline: { label: c.baseline.label, samples: runs[key(c.baseline)]!.map(sample) },
       ...(c.target ? { target: c.target } : {}),
       ...(c.note ? { note: c.note } : {}),
-      rounds: options.rounds,
-    });
-  });
+    }),
+  );
 }
 
 /** The settings line of an HTTP benchmark's table. */

@@ -4,8 +4,7 @@
  * after a warm-up. The CPU column is this process's user + system time per operation.
  */
 import { interleave } from './interleave.ts';
-import { row, type Row } from './report.ts';
-import { median, pairedRatios, spread } from './stats.ts';
+import { pairedRow, type Row, type Sample } from './report.ts';
 
 /** One side: an operation and what it is. */
 export interface Operation {
@@ -48,20 +47,17 @@ export async function compareOps(bench: string, comparisons: readonly MicroCompa
     const sides = { fw: c.fw, baseline: c.baseline };
     for (const op of Object.values(sides)) await time(op, Math.ceil(c.ops / 5)); // warm-up
     const runs = await interleave(['fw', 'baseline'] as const, options.rounds, (side) => time(sides[side], c.ops));
-    const rate = (rs: Run[]): number[] => rs.map((r) => r.opsPerSecond);
-    const cpu = (rs: Run[]): number[] => rs.map((r) => r.cpuPerOp);
+    const sample = (r: Run): Sample => ({ value: r.opsPerSecond, cpu: r.cpuPerOp });
     out.push(
-      row({
+      pairedRow({
         bench,
         name: c.name,
         unit: 'ops/s',
-        fw: { label: c.fw.label, value: median(rate(runs.fw)) },
-        baseline: { label: c.baseline.label, value: median(rate(runs.baseline)) },
-        ratio: spread(pairedRatios(rate(runs.fw), rate(runs.baseline))),
-        cpu: { fw: median(cpu(runs.fw)), baseline: median(cpu(runs.baseline)), ratio: spread(pairedRatios(cpu(runs.fw), cpu(runs.baseline))), per: 'op' },
+        per: 'op',
+        fw: { label: c.fw.label, samples: runs.fw.map(sample) },
+        baseline: { label: c.baseline.label, samples: runs.baseline.map(sample) },
         ...(c.target ? { target: c.target } : {}),
         ...(c.note ? { note: c.note } : {}),
-        rounds: options.rounds,
       }),
     );
   }

@@ -6,8 +6,8 @@
  * them into the summary).
  */
 import { appendFileSync } from 'node:fs';
-import type { Spread } from './stats.ts';
 import { loadAverage } from './procfs.ts';
+import { median, pairedRatios, spread, type Spread } from './stats.ts';
 
 /** One measured quantity of one side. */
 export interface Measure {
@@ -47,6 +47,53 @@ export type RowInput = Omit<Row, 'load'>;
 /** Stamps the current load average on a row. */
 export function row(input: RowInput): Row {
   return { ...input, load: loadAverage() };
+}
+
+/** One run of one side: the row's quantity and the CPU it took (µs per operation). */
+export interface Sample {
+  value: number;
+  cpu?: number;
+}
+
+/** A row from paired runs of fw and a baseline (same count, same rounds). */
+export interface PairedInput {
+  bench: string;
+  name: string;
+  unit: string;
+  /** What one CPU figure is per: "request", "run", "op"… */
+  per: string;
+  fw: { label: string; samples: readonly Sample[] };
+  baseline?: { label: string; samples: readonly Sample[] };
+  target?: string;
+  note?: string;
+}
+
+/** Medians, paired ratios and the load average, as a row. */
+export function pairedRow(input: PairedInput): Row {
+  const values = (ss: readonly Sample[]): number[] => ss.map((s) => s.value);
+  const cpus = (ss: readonly Sample[]): number[] | undefined => (ss.every((s) => s.cpu !== undefined) ? ss.map((s) => s.cpu!) : undefined);
+  const fwCpu = cpus(input.fw.samples);
+  const base = input.baseline;
+  const baseCpu = base && cpus(base.samples);
+  return row({
+    bench: input.bench,
+    name: input.name,
+    unit: input.unit,
+    fw: { label: input.fw.label, value: median(values(input.fw.samples)) },
+    ...(base ? { baseline: { label: base.label, value: median(values(base.samples)) }, ratio: spread(pairedRatios(values(input.fw.samples), values(base.samples))) } : {}),
+    ...(fwCpu
+      ? {
+          cpu: {
+            fw: median(fwCpu),
+            per: input.per,
+            ...(baseCpu ? { baseline: median(baseCpu), ratio: spread(pairedRatios(fwCpu, baseCpu)) } : {}),
+          },
+        }
+      : {}),
+    ...(input.target ? { target: input.target } : {}),
+    ...(input.note ? { note: input.note } : {}),
+    rounds: input.fw.samples.length,
+  });
 }
 
 const number = (n: number): string => {

@@ -40,7 +40,7 @@ export interface StartOptions {
   name: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** The stdout line that says the server is ready; group 1 is the port. Default `listening <port>`. */
+  /** The stdout line that says the process is ready; group 1 is the port, if any. Default `listening <port>`. */
   ready?: RegExp;
   /** How long to wait for it (default 120 s). */
   timeoutMs?: number;
@@ -86,7 +86,7 @@ export async function startProcess(command: string, args: readonly string[], opt
       child.once('exit', onExit);
     });
   const match = await waitFor(options.ready ?? /^listening (\d+)$/, options.timeoutMs);
-  const port = Number(match[1]);
+  const port = Number(match[1] ?? 0);
   return {
     name: options.name,
     pid: child.pid!,
