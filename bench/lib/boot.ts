@@ -85,12 +85,12 @@ export async function compareBoots(bench: string, comparisons: readonly BootComp
   for (const cmd of commands.values()) await bootOnce(cmd); // warm the disk cache
   const boots = await interleave([...commands.keys()], options.rounds, (label) => bootOnce(commands.get(label)!));
   return comparisons.flatMap((c) => {
-    const common = { bench, ...(c.note ? { note: c.note } : {}) };
+    const common = { bench };
     const side = (cmd: BootCommand, f: (b: Boot) => Sample) => ({ label: cmd.label, samples: boots[cmd.label]!.map(f) });
     const time = (b: Boot): Sample => ({ value: b.ms, cpu: b.cpuMicros });
     const rss = (b: Boot): Sample => ({ value: b.rss / 1024 / 1024 });
     return [
-      pairedRow({ ...common, name: `boot to first 200: ${c.name}`, unit: 'ms', per: 'boot', fw: side(c.fw, time), baseline: side(c.baseline, time), ...(c.target ? { target: c.target } : {}) }),
+      pairedRow({ ...common, name: `boot to first 200: ${c.name}`, unit: 'ms', per: 'boot', fw: side(c.fw, time), baseline: side(c.baseline, time), ...(c.target ? { target: c.target } : {}), ...(c.note ? { note: c.note } : {}) }),
       pairedRow({ ...common, name: `RSS after boot: ${c.name}`, unit: 'MB', per: 'boot', fw: side(c.fw, rss), baseline: side(c.baseline, rss), ...(c.rssTarget ? { target: c.rssTarget } : {}) }),
     ];
   });
