@@ -4,7 +4,7 @@
  * verification (`auth.verifyToken`: header and kid checks, key lookup, jose, claim checks)
  * against raw `jose.jwtVerify` with the key in hand, in this process.
  *
- *   npm run bench -- auth        # BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_VERIFY=20000
+ *   npm run bench -- auth        # BENCH_ROUNDS=5 BENCH_SECONDS=2 BENCH_VERIFY=20000
  */
 import { join } from 'node:path';
 import { Fluid, installAuth } from '@fw/kernel';

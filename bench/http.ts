@@ -3,7 +3,7 @@
  * fastify; and the kernel with 8 Additives registered (each with a route of its own) against
  * bare Koa, since a feature or Additive a request does not use should cost it nothing.
  *
- *   npm run bench -- http        # BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_CONNECTIONS=50
+ *   npm run bench -- http        # BENCH_ROUNDS=5 BENCH_SECONDS=2 BENCH_CONNECTIONS=50
  */
 import { join } from 'node:path';
 import { compareHttp, httpSettings, type Endpoint } from './lib/http-compare.ts';

@@ -3,7 +3,7 @@
  * default for one process) against the same app without it. The limit is high enough that no
  * request is refused, so the row is the cost of counting.
  *
- *   npm run bench -- limits      # BENCH_ROUNDS=5 BENCH_SECONDS=3
+ *   npm run bench -- limits      # BENCH_ROUNDS=5 BENCH_SECONDS=2
  */
 import { join } from 'node:path';
 import { compareHttp, httpSettings } from './lib/http-compare.ts';

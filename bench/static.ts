@@ -5,7 +5,7 @@
  * each against koa-static serving the same file; and the styled 404 page against the plain 404
  * of the same app and against Koa answering the same page bytes from memory.
  *
- *   npm run bench -- static      # BENCH_ROUNDS=5 BENCH_SECONDS=3
+ *   npm run bench -- static      # BENCH_ROUNDS=5 BENCH_SECONDS=2
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

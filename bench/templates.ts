@@ -3,7 +3,7 @@
  * cached compile, Markup) against Koa + @koa/router + handlebars rendering the same page, over
  * HTTP; and `fluid.render()` against raw handlebars in this process (the same compiled output).
  *
- *   npm run bench -- templates    # BENCH_ROUNDS=5 BENCH_SECONDS=3
+ *   npm run bench -- templates    # BENCH_ROUNDS=5 BENCH_SECONDS=2
  */
 import { join } from 'node:path';
 import Handlebars from 'handlebars';

@@ -3,7 +3,7 @@
  *
  *   BENCH_QUICK=1        a smoke run: one short round of everything (checks that each benchmark works)
  *   BENCH_ROUNDS=n       interleaved rounds per comparison (default per benchmark, 1 when quick)
- *   BENCH_SECONDS=n      seconds of load per HTTP run (default 3, 1 when quick)
+ *   BENCH_SECONDS=n      seconds of load per HTTP run (default 2, 1 when quick)
  *   BENCH_CONNECTIONS=n  keep-alive connections of the load generator (default 50)
  *   BENCH_LOAD=wrk|autocannon  the load generator (default wrk when it is on PATH)
  *   BENCH_JSON=file      also append every row as one JSON line to this file (bench/run.ts sets it)
@@ -36,7 +36,7 @@ export function knob(name: string, full: number, quick = 1): number {
 /** Interleaved rounds of a comparison (`BENCH_ROUNDS`, else `full`). */
 export const rounds = (full: number): number => knob('BENCH_ROUNDS', full);
 /** Seconds of load per HTTP run. */
-export const SECONDS = knob('BENCH_SECONDS', 3);
+export const SECONDS = knob('BENCH_SECONDS', 2);
 /** Keep-alive connections of the load generator. */
 export const CONNECTIONS = knob('BENCH_CONNECTIONS', 50, 50);
 

@@ -1,8 +1,9 @@
 /**
  * The websocket clients of bench/realtime.ts, in their own process: opens argv[3] sockets to the
  * URL argv[2] (subscribing each to `tick` when argv[4] is `subscribe`), prints `ready`, then for
- * each `expect <n>` line on stdin prints `received <n>` once n more frames have arrived in
- * total, and `sample <frame>` for the first frame.
+ * each `expect <n>` line on stdin prints `received <n>` once n frames have arrived since the
+ * start (a running total, so frames that overtake the command still count), and
+ * `sample <frame>` for the first frame.
  */
 import { WebSocket } from 'ws';
 import { onCommand } from './broadcast.ts';
@@ -36,7 +37,13 @@ async function open(): Promise<WebSocket> {
 const sockets: WebSocket[] = [];
 for (let i = 0; i < Number(count); i += 100) sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, Number(count) - i) }, open))));
 process.stdout.write('ready\n');
-onCommand(/^expect (\d+)$/, (m) => (goal = received + Number(m[1])));
+onCommand(/^expect (\d+)$/, (m) => {
+  goal = Number(m[1]);
+  if (received >= goal) {
+    goal = Infinity;
+    process.stdout.write(`received ${received}\n`);
+  }
+});
 process.stdin.on('end', () => {
   for (const ws of sockets) ws.terminate();
   process.exit(0);
