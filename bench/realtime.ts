@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { Fluid } from '@fw/kernel';
 import { Redis } from 'ioredis';
-import { freePort } from './lib/boot.ts';
+import { freePort } from './lib/port.ts';
 import { interleave } from './lib/interleave.ts';
 import { nodeScript } from './lib/node.ts';
 import { cpuMicros } from './lib/procfs.ts';

@@ -4,9 +4,9 @@
  * that moment; then stop it. Sides are interleaved round by round like every other comparison.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { get } from './http-compare.ts';
 import { interleave } from './interleave.ts';
+import { freePort } from './port.ts';
 import { cpuMicros, rssBytes } from './procfs.ts';
 import { pairedRow, type Row, type Sample } from './report.ts';
 
@@ -25,18 +25,6 @@ export interface Boot {
   ms: number;
   cpuMicros: number;
   rss: number;
-}
-
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Boots once; throws with the server's output when it exits or answers anything but 200. */
