@@ -1,12 +1,12 @@
 /**
  * Emits the JSON Schema files editors use to complete and check fw's config files, from the
- * same zod schemas the generators and the kernel validate with. Run as a script
- * (`node schemas/dist/emit-json-schema.js [outDir]`, part of `npm run build`) or call
- * {@link emitJsonSchemas}.
+ * same zod schemas the generators and the kernel validate with: call {@link emitJsonSchemas}, or
+ * run `node schemas/dist/emit.js [outDir]` (part of `npm run build`). The script is a module of
+ * its own, so importing (or bundling) `@fw/schemas` never writes a file.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { partialConfigSchema } from './config.js';
 import { frontendSchema } from './frontend.js';
@@ -40,16 +40,4 @@ export async function emitJsonSchemas(outDir: string = DEFAULT_JSON_SCHEMA_DIR):
     written.push(path);
   }
   return written;
-}
-
-const invokedAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (invokedAsScript) {
-  const outDir = process.argv[2] === undefined ? DEFAULT_JSON_SCHEMA_DIR : resolve(process.argv[2]);
-  emitJsonSchemas(outDir).then(
-    (paths) => console.log(`wrote ${paths.length} JSON Schema files to ${outDir}`),
-    (err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
 }

@@ -1,6 +1,7 @@
 /** CSRF (missing, tampered, wrong type, cross-origin), session cookies and fixation, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PayloadSigner, signOut, requireUser, type Fluid } from '@fw/kernel';
+import type { Fluid } from '@fw/kernel';
+import { PayloadSigner, signOut, requireUser } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
 

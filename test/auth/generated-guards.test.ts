@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderAuthGuards, AuthGuardsError, GUARDS_PATH } from '../../generators/src/auth/index.js';
 import { formatFile } from '../../generators/src/engine/format.js';
-import type { Guard } from '@fw/kernel';
+import type { Guard } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
 
@@ -40,7 +40,11 @@ function project(files: Map<string, string>, extra: Record<string, string>): str
         declaration: false,
         declarationMap: false,
         typeRoots: [join(REPO, 'node_modules', '@types')],
-        paths: { '@fw/kernel': [join(REPO, 'runtime-kernel/src/index.ts')], '@fw/schemas': [join(REPO, 'schemas/src/index.ts')] },
+        paths: {
+          '@fw/kernel': [join(REPO, 'runtime-kernel/src/index.ts')],
+          '@fw/kernel/*': [join(REPO, 'runtime-kernel/src/*/index.ts')],
+          '@fw/schemas': [join(REPO, 'schemas/src/index.ts')],
+        },
       },
       // the kernel's own ambient declarations (e.g. for untyped packages) come along with its sources
       include: ['fluid/**/*.ts', join(REPO, 'runtime-kernel/src/**/*.d.ts')],
@@ -60,7 +64,7 @@ function tsc(root: string): Promise<{ status: number | null; output: string }> {
 }
 
 const USES = `import { requireEditor, requireContentManager, requirePublishPermission, requirePostsWritePermission, roleGuard, permissionGuard, type Role, type Permission } from './guards.js';
-import type { Guard } from '@fw/kernel';
+import type { Guard } from '@fw/kernel/auth';
 export const all: Guard[] = [requireEditor, requireContentManager, requirePublishPermission, requirePostsWritePermission, roleGuard('editor'), permissionGuard('posts:write')];
 export const role: Role = 'content-manager';
 export const permission: Permission = 'publish';

@@ -1,7 +1,8 @@
 /** requirementOrGrant / requirementAndGrant, mintToken and bearer answers over HTTP. */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmailVerifiedGate, require2fa, requireUser, requirementAndGrant, requirementOrGrant, type Auth, type Fluid } from '@fw/kernel';
+import type { Fluid } from '@fw/kernel';
+import { EmailVerifiedGate, require2fa, requireUser, requirementAndGrant, requirementOrGrant, type Auth } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS, type TestUser } from './helpers.js';
 

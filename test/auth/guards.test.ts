@@ -1,15 +1,7 @@
 /** Every guard against every user state, through real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EmailVerifiedGate,
-  require2fa,
-  requireAdmin,
-  requirePermission,
-  requireRole,
-  requireUser,
-  type Fluid,
-  type Guard,
-} from '@fw/kernel';
+import type { Fluid } from '@fw/kernel';
+import { EmailVerifiedGate, require2fa, requireAdmin, requirePermission, requireRole, requireUser, type Guard } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
 

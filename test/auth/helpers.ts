@@ -1,5 +1,6 @@
 /** Shared helpers for the auth tests: an app with users in every state and a cookie-keeping client. */
-import { Fluid, installAuth, signIn, type Auth, type AuthOptions, type User, type UserService } from '@fw/kernel';
+import { Fluid } from '@fw/kernel';
+import { installAuth, signIn, type Auth, type AuthOptions, type User, type UserService } from '@fw/kernel/auth';
 import { makeProject, memoryLogger, start, type ProjectSpec } from '../kernel/helpers.js';
 
 /** A test user. */
@@ -13,14 +14,14 @@ export interface TestUser extends User {
 
 /** Every user state the guard table covers (anonymous is "no sign-in"). */
 export const USERS: Record<string, TestUser> = {
-  unverified: { id: 1, email: 'u@example.test', email_verified: false },
-  noEmail: { id: 2, email: null, email_verified: true },
-  verified: { id: 3, email: 'v@example.test', email_verified: true },
-  twofa: { id: 4, email: 't@example.test', email_verified: true, twofa: true },
-  admin: { id: 5, email: 'a@example.test', email_verified: true, admin: true },
-  role: { id: 6, email: 'r@example.test', email_verified: true, roles: ['editor'] },
-  permission: { id: 7, email: 'p@example.test', email_verified: true, permissions: ['publish'] },
-  unverifiedAdmin: { id: 8, email: 'ua@example.test', email_verified: false, admin: true, roles: ['editor'], permissions: ['publish'] },
+  unverified: { id: 1, email: 'u@example.test', emailVerified: false },
+  noEmail: { id: 2, email: null, emailVerified: true },
+  verified: { id: 3, email: 'v@example.test', emailVerified: true },
+  twofa: { id: 4, email: 't@example.test', emailVerified: true, twofa: true },
+  admin: { id: 5, email: 'a@example.test', emailVerified: true, admin: true },
+  role: { id: 6, email: 'r@example.test', emailVerified: true, roles: ['editor'] },
+  permission: { id: 7, email: 'p@example.test', emailVerified: true, permissions: ['publish'] },
+  unverifiedAdmin: { id: 8, email: 'ua@example.test', emailVerified: false, admin: true, roles: ['editor'], permissions: ['publish'] },
 };
 
 /** A `UserService` over `USERS`, counting lookups. */
@@ -32,9 +33,9 @@ export function testUsers(): UserService<TestUser> & { lookups: number } {
       this.lookups++;
       return byId.get(id);
     },
-    email_verified: (u) => u.email_verified,
-    has_2fa: (u) => u.twofa === true,
-    is_admin: (u) => u.admin === true,
+    emailVerified: (u) => u.emailVerified,
+    has2fa: (u) => u.twofa === true,
+    isAdmin: (u) => u.admin === true,
     roles: (u) => u.roles ?? [],
     permissions: (u) => u.permissions ?? [],
   };

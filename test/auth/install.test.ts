@@ -1,6 +1,7 @@
 /** installAuth: clear errors for bad setups; helpers; fluid.use() freezes at start. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Fluid, FrameworkException, authOf, installAuth, requireUser } from '@fw/kernel';
+import { Fluid, FrameworkException } from '@fw/kernel';
+import { authOf, installAuth, requireUser } from '@fw/kernel/auth';
 import { cleanupProjects, makeProject, memoryLogger, start } from '../kernel/helpers.js';
 import { authApp, testUsers } from './helpers.js';
 

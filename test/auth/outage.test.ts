@@ -1,6 +1,6 @@
 /** A Redis outage answers 503 (never a crash or an unhandled error event) and recovers. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireUser } from '@fw/kernel';
+import { requireUser } from '@fw/kernel/auth';
 import { cleanupProjects, makeProject } from '../kernel/helpers.js';
 import { startRedis } from '../support/redis.js';
 import { authApp, client, USERS } from './helpers.js';

@@ -4,7 +4,7 @@
  * it does not (the reference's behaviour without Redis).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirementOrGrant, requireUser } from '@fw/kernel';
+import { requirementOrGrant, requireUser } from '@fw/kernel/auth';
 import { cleanupProjects, makeProject } from '../kernel/helpers.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { authApp, client, USERS } from './helpers.js';

@@ -1,7 +1,7 @@
 /** The session's user on websocket upgrades: guards such as `requireUser.check` refuse before the socket exists. */
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { requireAdmin, requireUser, type User } from '@fw/kernel';
+import { requireAdmin, requireUser, type User } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, client, USERS } from './helpers.js';
 

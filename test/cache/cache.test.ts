@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileCache, MemoryCache, RedisCache, openCache, type Cache } from '@fw/kernel';
+import { FileCache, MemoryCache, RedisCache, openCache, type Cache } from '@fw/kernel/cache';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { memoryLogger } from '../kernel/helpers.js';
 

@@ -37,7 +37,8 @@ beforeAll(async () => {
   if (missing.length > 0) throw new Error(`missing build output ${missing.join(', ')}: run "npm run build" first (npm test does).`);
   work = await mkdtemp(path.join(tmpdir(), 'fw-e2e-regen-'));
   root = path.join(work, 'regen-app');
-  sh(process.execPath, [CREATE_BIN, root, '--yes'], work, 30_000);
+  // --local: this test is about regeneration, not the release, so it links this checkout (file: specs).
+  sh(process.execPath, [CREATE_BIN, root, '--yes', '--local'], work, 30_000);
   fw('create', 'additive', 'blog');
   fw('create', 'additive', 'shop-items');
   // Hand edits in both additives and in the app file.

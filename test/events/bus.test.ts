@@ -4,7 +4,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Events, FrameworkException, RedisBus } from '@fw/kernel';
+import { FrameworkException } from '@fw/kernel';
+import { Events, RedisBus } from '@fw/kernel/events';
 import { memoryLogger } from '../kernel/helpers.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 

@@ -4,7 +4,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Events, FrameworkException, type Fluid } from '@fw/kernel';
+import { FrameworkException, type Fluid } from '@fw/kernel';
+import { Events } from '@fw/kernel/events';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
 
 const closers: (() => Promise<void>)[] = [];

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Additive, Fluid } from '@fw/kernel';
-import { nodeCmd } from '@fw/kernel/surface';
+import { nodeCmd } from '@fw/kernel/frontend';
 import { FRAMEWORKS, type Framework } from '../../generators/src/frontend/index.js';
 import { memoryLogger, start } from '../kernel/helpers.js';
 import { viteProject } from '../frontend/helpers.js';

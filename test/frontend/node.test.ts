@@ -1,7 +1,7 @@
 /** Node passthrough: loadNode, nodeCmd (NodeError), nodeProc, nodeCli. */
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadNode, nodeCli, nodeCmd, NodeError, nodeProc } from '@fw/kernel/surface';
+import { loadNode, nodeCli, nodeCmd, NodeError, nodeProc } from '@fw/kernel/frontend';
 import { makeProject, cleanupProjects } from '../kernel/helpers.js';
 import { afterAll } from 'vitest';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Additive, type Fluid } from '@fw/kernel';
-import { compileTailwind, rawStylesheetName, tailwindCli, tailwindCmd, TailwindError } from '@fw/kernel/surface';
+import { compileTailwind, rawStylesheetName, tailwindCli, tailwindCmd, TailwindError } from '@fw/kernel/frontend';
 import { cleanupProjects, makeFluid, makeProject, start } from '../kernel/helpers.js';
 import { REPO_ROOT } from './helpers.js';
 

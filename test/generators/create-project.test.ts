@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -9,10 +10,11 @@ import { readRecord, readStored } from '../../generators/src/engine/index.js';
 import { listFiles, REPO, tempDir, testIO } from './helpers.js';
 
 const PROJECT_FILES = [
-  '.gitignore', '.prettierrc.json', 'README.md', 'fluid/app.ts', 'fluid/static/app.css',
+  '.gitignore', '.prettierrc.json', 'README.md', 'fluid/app.ts', 'fluid/server.ts', 'fluid/static/app.css',
   'fluid/templates/hello.html', 'fluid/templates/index.html', 'fw.json', 'package.json',
-  'test/home.test.ts', 'tsconfig.json', 'vitest.config.ts',
+  'test/home.test.ts', 'tsconfig.build.json', 'tsconfig.json', 'vitest.config.ts',
 ];
+const FW_VERSION = (JSON.parse(readFileSync(path.join(REPO, 'generators/package.json'), 'utf8')) as { version: string }).version;
 
 describe('create project', () => {
   test('--yes writes the htmx project layout, its record, and nothing else', async () => {
@@ -31,10 +33,17 @@ describe('create project', () => {
     });
     expect(parseProjectConfig(fw, 'fw.json').config.APP_FRONTEND).toEqual({ type: 'htmx', alpine: false });
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
-    expect(pkg.dependencies['@fw/kernel']).toBe(`file:${path.relative(root, path.join(REPO, 'runtime-kernel'))}`);
-    expect(pkg.devDependencies['create-fw-app']).toBe(`file:${path.relative(root, REPO)}`);
+    // The released versions by default, even from this checkout: file: specs only with --local.
+    expect(pkg.dependencies['@fw/kernel']).toBe(`^${FW_VERSION}`);
+    expect(pkg.devDependencies['@fw/cli']).toBe(`^${FW_VERSION}`);
     expect(pkg.devDependencies).toMatchObject({ typescript: '6.0.3', vitest: '5.1.1' });
-    expect(pkg.scripts).toEqual({ dev: 'fw run --watch', start: 'fw run', test: 'vitest run', typecheck: 'tsc --noEmit' });
+    expect(pkg.scripts).toEqual({
+      dev: 'fw run --watch',
+      build: 'fw build',
+      start: 'node --enable-source-maps dist/fluid/server.js',
+      test: 'vitest run',
+      typecheck: 'tsc --noEmit',
+    });
     const index = await readFile(path.join(root, 'fluid/templates/index.html'), 'utf8');
     expect(index).toContain('{{frontend}}');
     expect(index).toContain('hx-get="/hello"');
@@ -148,12 +157,17 @@ describe('create project', () => {
     expect(message).toContain(reason);
   });
 
-  test('--kernel overrides the kernel spec; an installed package would use ^version', async () => {
+  test('--kernel overrides the kernel spec; --local links this checkout (file: specs)', async () => {
     const cwd = await tempDir();
     await run(['k', '--yes', '--kernel', '^0.1.0'], testIO(cwd));
     const pkg = JSON.parse(await readFile(path.join(cwd, 'k/package.json'), 'utf8'));
     expect(pkg.dependencies['@fw/kernel']).toBe('^0.1.0');
-    expect(dependencySpecs('/somewhere/else', '1.2.3').kernelSpec).toBe('1.2.3');
+    expect(dependencySpecs('/somewhere/else', { kernel: '1.2.3' }).kernelSpec).toBe('1.2.3');
+    await run(['l', '--yes', '--local'], testIO(cwd));
+    const local = JSON.parse(await readFile(path.join(cwd, 'l/package.json'), 'utf8'));
+    const root = path.join(cwd, 'l');
+    expect(local.dependencies['@fw/kernel']).toBe(`file:${path.relative(root, path.join(REPO, 'runtime-kernel'))}`);
+    expect(local.devDependencies['@fw/cli']).toBe(`file:${path.relative(root, path.join(REPO, 'generators'))}`);
   });
 });
 

@@ -1,6 +1,7 @@
 /** MergedTranslations across three domains: every method on hit and miss, plurals, context. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Fluid, MergedTranslations } from '@fw/kernel';
+import { Fluid } from '@fw/kernel';
+import { MergedTranslations } from '@fw/kernel/i18n';
 import { cleanupProjects, makeProject, memoryLogger } from '../kernel/helpers.js';
 import { APP_FILES, makeI18nFluid } from './fixture.js';
 

@@ -1,7 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, Fluid, loadConfig } from '@fw/kernel';
+import { ConfigError, Fluid } from '@fw/kernel';
+import { loadConfig } from '@fw/kernel/core';
 import { cleanupProjects, makeProject } from './helpers.js';
 
 afterAll(cleanupProjects);
@@ -107,5 +110,28 @@ describe('config errors', () => {
     writeFileSync(join(root, 'fw.json'), '{ nope');
     expect(() => loadConfig({ root, env: {} })).toThrow(/fw\.json is not valid JSON/);
     expect(() => loadConfig({ root: join(root, 'app_configs'), env: {} })).toThrow(/Cannot read fw\.json in .*Is this an fw project root/);
+  });
+});
+
+describe('the project root of a compiled app', () => {
+  it('new Fluid() from dist/fluid/app.js finds fw.json above dist/', () => {
+    const root = makeProject({ name: 'shop', files: { 'dist/fluid/app.js': '// compiled', 'fluid/templates/index.html': '<p>{{x}}</p>' } });
+    // what `new URL('..', import.meta.url)` gives in dist/fluid/app.js
+    const fluid = new Fluid({ root: new URL('..', pathToFileURL(join(root, 'dist/fluid/app.js'))), env: {} });
+    expect(fluid.root).toBe(root);
+    expect(fluid.name).toBe('shop');
+    expect(String(fluid.render('index.html', { x: 'found' }))).toBe('<p>found</p>');
+    expect(new Fluid({ root: join(root, 'dist', 'fluid'), env: {} }).root).toBe(root);
+  });
+
+  it('a root with no fw.json in it or above it is a ConfigError naming the path', () => {
+    const lost = mkdtempSync(join(tmpdir(), 'fw-no-project-'));
+    try {
+      mkdirSync(join(lost, 'dist'));
+      expect(() => new Fluid({ root: join(lost, 'dist'), env: {} })).toThrow(ConfigError);
+      expect(() => new Fluid({ root: join(lost, 'dist'), env: {} })).toThrow(`No fw.json in ${join(lost, 'dist')} or any folder above it`);
+    } finally {
+      rmSync(lost, { recursive: true, force: true });
+    }
   });
 });

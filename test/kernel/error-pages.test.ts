@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Additive, HttpError, STYLED_STATUSES, type Fluid, type BufferedResponse } from '@fw/kernel';
+import { Additive, HttpError, type Fluid } from '@fw/kernel';
+import { STYLED_STATUSES, type BufferedResponse } from '@fw/kernel/core';
 import { cleanupProjects, makeFluid, makeProject, start, type ProjectSpec } from './helpers.js';
 
 const open: Fluid[] = [];

@@ -1,7 +1,8 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Additive, Markup, escape, joinHtml, joinMarkup, type Fluid } from '@fw/kernel';
+import { Additive, Markup, escape, joinHtml, type Fluid } from '@fw/kernel';
+import { joinMarkup } from '@fw/kernel/core';
 import { cleanupProjects, makeFluid, makeProject, start, type ProjectSpec } from './helpers.js';
 
 const open: Fluid[] = [];

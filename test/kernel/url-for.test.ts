@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Fluid } from '@fw/kernel';
+import type { Fluid } from '@fw/kernel';
 import { cleanupProjects, makeFluid, start, type ProjectSpec } from './helpers.js';
 
 const open: Fluid[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type Koa from 'koa';
-import { clientAddress, limit, normaliseAddress, type ProxyConfig } from '../../runtime-kernel/src/limits/index.ts';
+import { clientAddress, limit, normaliseAddress, type ProxyConfig } from '@fw/kernel/limits';
 import { get, startApp, type TestApp } from './harness.ts';
 
 let app: TestApp | undefined;

@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { defaultMessage, HttpError, type Logger } from '../../runtime-kernel/src/errors/index.ts';
+import { defaultMessage, HttpError, type Logger } from '@fw/kernel/core';
 import {
   createRateLimiter,
   withDefaultLimit,
   type RateLimitConfig,
   type RateLimiter,
-} from '../../runtime-kernel/src/limits/index.ts';
+} from '@fw/kernel/limits';
 
 /** A logger that keeps its lines. */
 export function memoryLogger(): Logger & { lines: string[] } {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FrameworkException } from '../../runtime-kernel/src/errors/index.ts';
-import { createRateLimiter, exempt, limit, parseLimits, rateLimitMark } from '../../runtime-kernel/src/limits/index.ts';
+import { FrameworkException } from '@fw/kernel';
+import { createRateLimiter, exempt, limit, parseLimits, rateLimitMark } from '@fw/kernel/limits';
 import { baseConfig, get, memoryLogger, ok, startApp, type TestApp } from './harness.ts';
 
 let app: TestApp | undefined;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { limit } from '../../runtime-kernel/src/limits/index.ts';
+import { limit } from '@fw/kernel/limits';
 import { freePort, startRedis, type TestRedis } from '../support/redis.ts';
 import { get, memoryLogger, ok, startApp, type TestApp } from './harness.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FrameworkException } from '@fw/kernel/errors';
+import { FrameworkException } from '@fw/kernel/core';
 import { Mailer, type MailConfig } from '@fw/kernel/mail';
 import { captureLogger, closedPort, parse, startSmtp, templates, type CapturedLogger, type TestSmtp } from './helpers.ts';
 

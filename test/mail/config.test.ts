@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameworkException } from '@fw/kernel/errors';
+import { FrameworkException } from '@fw/kernel/core';
 import { Mailer } from '@fw/kernel/mail';
 import { captureLogger } from './helpers.ts';
 

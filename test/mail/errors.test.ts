@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FrameworkException } from '@fw/kernel/errors';
+import { FrameworkException } from '@fw/kernel/core';
 import { Mailer, type MailConfig } from '@fw/kernel/mail';
 import { captureLogger, closedPort, makeCert, startSmtp, type Cert, type TestSmtp } from './helpers.ts';
 

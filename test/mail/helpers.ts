@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
-import type { LogFields, Logger } from '@fw/kernel/errors';
+import type { LogFields, Logger } from '@fw/kernel/core';
 
 /** A PEM key and self-signed certificate for CN=localhost, IP 127.0.0.1. */
 export interface Cert {

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FrameworkException } from '@fw/kernel/errors';
+import { FrameworkException } from '@fw/kernel/core';
 import { Mailer } from '@fw/kernel/mail';
 import { captureLogger, parse, templates } from './helpers.ts';
 

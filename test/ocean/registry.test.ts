@@ -57,7 +57,7 @@ describe('locating the index', () => {
     const located = await locateIndex({ projectRoot: root, env: {} });
     expect(located).toEqual({ url: DEFAULT_INDEX_URL, source: 'default' });
     const index = await loadIndex({ projectRoot: root, env: {} });
-    expect(index.name).toBe('fw local default index');
+    expect(index.name).toBe('fw Ocean');
     expect(index.additives.length).toBeGreaterThan(0);
     expect(index.bundles.length).toBeGreaterThan(0);
   });

@@ -118,8 +118,8 @@ describe('search over HTTP and the fw ocean search command', () => {
   it('oceanSearch works with no server, from the embedded default index', async () => {
     let out = '';
     await oceanSearch([], { projectRoot: root, env: {}, print: (t) => (out += t) });
-    expect(out).toMatch(/^000042  starter/m);
-    expect(out).toMatch(/^000001 {2}accounts/m);
+    expect(out).toMatch(/^000001 {2}production +health /m);
+    expect(out).toMatch(/^000001 +health +@fw\/additive-health +\d+\.\d+\.\d+ /m);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirect } from '../../runtime-kernel/src/auth/redirect.ts';
+import { safeRedirect } from '@fw/kernel/auth';
 
 // Every one of these must come back as '/'.
 const HOSTILE: string[] = [

@@ -129,7 +129,7 @@ describe('emitted JSON Schema files', () => {
   test('the emitter also runs as a script', async () => {
     const out = await mkdtemp(join(tmpdir(), 'fw-json-schema-cli-'));
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'schemas/src/emit-json-schema.ts', out], {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'schemas/src/emit.ts', out], {
         cwd: new URL('../..', import.meta.url),
       });
       expect(stdout).toContain(`wrote 4 JSON Schema files to ${out}`);

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { Additive, HttpError, currentContext, type Fluid } from '@fw/kernel';
+import { Additive, HttpError, type Fluid } from '@fw/kernel';
+import { currentContext } from '@fw/kernel/sockets';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
 import { connect, type TestClient } from './client.js';
 

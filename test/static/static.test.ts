@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FrameworkException, HttpError } from '../../runtime-kernel/src/errors/index.ts';
-import { serveStatic } from '../../runtime-kernel/src/surface/static.ts';
+import { FrameworkException, HttpError } from '@fw/kernel';
+import { serveStatic } from '@fw/kernel/core';
 
 // Layout: secrets outside every static root, dotfiles inside each one.
 //   <tmp>/.env, <tmp>/secret.txt                    (outside)

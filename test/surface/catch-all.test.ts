@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fluid, FluidMiddleware } from '@fw/kernel';
-import { assetCatch, contained, refusedAssetPath } from '@fw/kernel/surface';
+import { assetCatch, contained, refusedAssetPath } from '@fw/kernel/frontend';
 import { cleanupProjects, makeFluid, makeProject, start } from '../kernel/helpers.js';
 
 const FILES = {

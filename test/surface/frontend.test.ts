@@ -1,8 +1,8 @@
 /** `Frontend`: covering, attributes, include(), vite(), index manipulation, sources, prepare. */
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Additive, Fluid, FrontendException, HttpError, Markup, NodeError, Sources } from '@fw/kernel';
-import { Frontend, manipulateIndex, reactPreamble, Vite } from '@fw/kernel/surface';
+import { Additive, Fluid, HttpError, Markup } from '@fw/kernel';
+import { FrontendException, NodeError, Sources, Frontend, manipulateIndex, reactPreamble, Vite } from '@fw/kernel/frontend';
 import { cleanupProjects, makeFluid, makeProject, memoryLogger, start } from '../kernel/helpers.js';
 
 const open: Fluid[] = [];

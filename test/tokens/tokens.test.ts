@@ -2,7 +2,9 @@
 import { generateKeyPairSync, createHmac } from 'node:crypto';
 import { SignJWT, base64url } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InvalidTokenError, KeyRing, MemoryCache, TokenService, isPositiveIntegerId, type HmacKey, type JsonValue } from '@fw/kernel';
+import { isPositiveIntegerId } from '@fw/kernel/auth';
+import { MemoryCache, type JsonValue } from '@fw/kernel/cache';
+import { InvalidTokenError, KeyRing, TokenService, type HmacKey } from '@fw/kernel/tokens';
 
 /** A memory cache counting every call. */
 class CountingCache extends MemoryCache {

@@ -1,17 +1,23 @@
 #!/usr/bin/env node
 /**
- * `npm run demo`: creates `.tmp/demo-app` from this checkout (`--yes --force`), installs it,
- * gives it an app config, serves it on a free port and prints its URL. Runs until Ctrl-C.
+ * `npm run demo`: creates `.tmp/demo-app` from this checkout (`--yes --force --local`: the app
+ * links this checkout's kernel and CLI), installs it, makes sure it has an app config, serves it
+ * on a free port and prints its URL. Runs until Ctrl-C. Not shipped in @fw/cli.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../package-info.js';
+import { checkoutRoot } from '../package-info.js';
 
 const NAME = 'demo-app';
-const demoDir = path.join(PACKAGE_ROOT, '.tmp', NAME);
-const bins = path.join(PACKAGE_ROOT, 'generators', 'dist', 'bin');
+const checkout = checkoutRoot();
+if (checkout === undefined) {
+  process.stderr.write('demo: runs from an fw checkout only (npm run demo)\n');
+  process.exit(1);
+}
+const demoDir = path.join(checkout, '.tmp', NAME);
+const bins = path.join(checkout, 'generators', 'dist', 'bin');
 
 function step(title: string, command: string, args: string[], cwd: string): void {
   process.stdout.write(`\n> ${title}\n`);
@@ -34,7 +40,7 @@ function freePort(): Promise<number> {
   });
 }
 
-step(`create-fw-app .tmp/${NAME} --yes --force`, process.execPath, [path.join(bins, 'create-fw-app.js'), demoDir, '--yes', '--force'], PACKAGE_ROOT);
+step(`create-fw-app .tmp/${NAME} --yes --force --local`, process.execPath, [path.join(bins, 'create-fw-app.js'), demoDir, '--yes', '--force', '--local'], checkout);
 step('npm install', 'npm', ['install', '--no-audit', '--no-fund'], demoDir);
 if (existsSync(path.join(demoDir, 'app_configs', `${NAME}.ini`))) {
   process.stdout.write(`\n> app_configs/${NAME}.ini exists, keeping its SECRET_KEY\n`);

@@ -11,7 +11,7 @@ import { formatPlan } from '../engine/print.js';
 import { createPlop } from '../plop/index.js';
 import { PROJECT_GENERATOR, registerProjectGenerator, type ProjectPromptAnswers, type ProjectQuestion } from '../plop/project.js';
 import { PROJECT_GENERATOR_ID } from '../project/generators.js';
-import { defaultSpecs, type DependencySpecs } from '../project/specs.js';
+import { defaultSpecs, type DependencySpecs, type SpecOptions } from '../project/specs.js';
 
 /** Usage text of `create-fw-app` / `fw create project`. */
 export const help = `Usage: create-fw-app <dir> [options]
@@ -28,8 +28,9 @@ Options:
   -y, --yes               take the defaults for everything not given as a flag
   --dry-run               print what would be created and write nothing
   --force                 allow a non-empty <dir>
-  --kernel <spec>         npm spec of the @fw/kernel dependency (default: this checkout's
-                          runtime-kernel as a file: path, or ^<version> when installed from npm)
+  --kernel <spec>         npm spec of the @fw/kernel dependency (default: ^<fw version>)
+  --local                 developing fw itself: link @fw/kernel and @fw/cli from the fw
+                          checkout this command runs from (file: specs)
   -h, --help              show this help
 
 Without a terminal, nothing is ever prompted: give every flag, or --yes.
@@ -51,6 +52,7 @@ export interface CreateProjectOptions {
   dryRun?: boolean;
   force?: boolean;
   kernel?: string;
+  local?: boolean;
 }
 
 /** What `create project` did (or, for a dry run, would do). */
@@ -63,9 +65,9 @@ export interface CreateProjectResult {
   committed?: CommitResult;
 }
 
-/** The dependency specs of the generated package.json: a `file:` path from a checkout, else `^<version>`. */
-export function dependencySpecs(projectRoot: string, kernel: string | undefined): DependencySpecs {
-  return defaultSpecs(projectRoot, kernel);
+/** The dependency specs of the generated package.json: `^<version>`, or as `--kernel` / `--local` say. */
+export function dependencySpecs(projectRoot: string, options: SpecOptions = {}): DependencySpecs {
+  return defaultSpecs(projectRoot, options);
 }
 
 async function isNonEmptyDir(dir: string): Promise<boolean> {
@@ -159,7 +161,7 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
   const { renderConfigFile, renderProject } = await import('../project/render.js');
   const configText = await renderConfigFile(name, frontend);
   const config = parseProjectConfig(JSON.parse(configText), 'fw.json');
-  const tree = await renderProject({ config, specs: dependencySpecs(root, options.kernel) });
+  const tree = await renderProject({ config, specs: dependencySpecs(root, { kernel: options.kernel, local: options.local }) });
   tree.write('fw.json', configText, { generator: PROJECT_GENERATOR_ID, record: false });
   const projectPlan = await plan(tree, root);
   if (options.dryRun) return { root, name, frontend, plan: projectPlan };
@@ -179,6 +181,7 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
     'dry-run': { type: 'boolean' },
     force: { type: 'boolean' },
     kernel: { type: 'string' },
+    local: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -188,7 +191,7 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   const [dir, ...extra] = positionals;
   if (dir === undefined) throw new CliError(`${command}: missing <dir>, the directory to create. Run "${command} --help" for usage.`);
   if (extra.length > 0) throw new CliError(`${command}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.join(' ')}; give one <dir>.`);
-  const options: CreateProjectOptions = { dir, yes: values.yes, dryRun: values['dry-run'], force: values.force };
+  const options: CreateProjectOptions = { dir, yes: values.yes, dryRun: values['dry-run'], force: values.force, local: values.local };
   if (values.surface !== undefined) options.surface = values.surface;
   if (values.framework !== undefined) options.framework = values.framework;
   if (values.kernel !== undefined) options.kernel = values.kernel;

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
@@ -18,9 +20,15 @@ the terminal attached, and exits with its status. Example: npx fw node npm insta
 
 type Cli = (argv: readonly string[], cwd: string) => Promise<unknown>;
 
-/** A passthrough function of the project's own `@fw/kernel` (never the CLI's), by export name. */
+/** A passthrough function of the project's own `@fw/kernel/frontend` (never the CLI's), by export name. */
 async function kernelCli(root: string, name: 'tailwindCli' | 'nodeCli'): Promise<Cli> {
-  const kernelPath = resolveKernel(root);
+  resolveKernel(root); // a clear error when the kernel is not installed
+  let kernelPath: string;
+  try {
+    kernelPath = createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/frontend');
+  } catch {
+    throw new CliError(`@fw/kernel in ${root} has no @fw/kernel/frontend: is @fw/kernel up to date?`);
+  }
   const kernel = (await import(pathToFileURL(kernelPath).href)) as Record<string, unknown>;
   const fn = kernel[name];
   if (typeof fn !== 'function') throw new CliError(`${kernelPath} does not export ${name}: is @fw/kernel up to date?`);

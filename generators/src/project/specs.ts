@@ -1,31 +1,57 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CliError } from '../cli/errors.js';
 import { checkoutRoot, packageVersion } from '../package-info.js';
+
+/** The package that gives an app the `fw` command (a devDependency of every app). */
+export const CLI_PACKAGE = '@fw/cli';
+/** The runtime every app depends on. */
+export const KERNEL_PACKAGE = '@fw/kernel';
 
 /** The dependency specs the project blueprint writes into `package.json`. */
 export interface DependencySpecs {
   /** Spec of `@fw/kernel` (dependencies). */
   kernelSpec: string;
-  /** Spec of `create-fw-app` (devDependencies). */
+  /** Spec of `@fw/cli` (devDependencies). */
   cliSpec: string;
+}
+
+/** How a new project chooses its fw specs (flags of `create-fw-app` / `fw create project`). */
+export interface SpecOptions {
+  /** `--kernel <spec>`: an explicit npm spec of `@fw/kernel` (wins over everything). */
+  kernel?: string;
+  /**
+   * `--local`: link `@fw/kernel` and `@fw/cli` from the fw checkout this command runs from
+   * (`file:` specs), for developing fw itself. An error outside a checkout.
+   */
+  local?: boolean;
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
-/** The specs for a new project: a `file:` path into this checkout when run from one, else `^<version>`. */
-export function defaultSpecs(projectRoot: string, kernel?: string): DependencySpecs {
-  const checkout = checkoutRoot();
-  const fileSpec = (target: string): string => `file:${toPosix(path.relative(projectRoot, target)) || '.'}`;
+/**
+ * The specs for a new project. By default the released versions with caret ranges
+ * (`^<fw version>`), wherever the command runs from; `file:` paths into the checkout only with
+ * `local`, and `kernel` as given.
+ */
+export function defaultSpecs(projectRoot: string, options: SpecOptions = {}): DependencySpecs {
   const version = `^${packageVersion()}`;
-  return {
-    kernelSpec: kernel ?? (checkout ? fileSpec(path.join(checkout, 'runtime-kernel')) : version),
-    cliSpec: checkout ? fileSpec(checkout) : version,
-  };
+  let specs: DependencySpecs = { kernelSpec: version, cliSpec: version };
+  if (options.local) {
+    const checkout = checkoutRoot();
+    if (checkout === undefined) {
+      throw new CliError('--local links fw from the checkout it runs from, but this fw is an installed package; drop --local to use the released versions.');
+    }
+    const fileSpec = (target: string): string => `file:${toPosix(path.relative(projectRoot, target)) || '.'}`;
+    specs = { kernelSpec: fileSpec(path.join(checkout, 'runtime-kernel')), cliSpec: fileSpec(path.join(checkout, 'generators')) };
+  }
+  if (options.kernel !== undefined) specs.kernelSpec = options.kernel;
+  return specs;
 }
 
 /**
  * The specs of an existing project: what its `package.json` says now (so `fw generate` never
- * rewrites a `--kernel` choice or an upgrade you made), falling back to {@link defaultSpecs}.
+ * rewrites a `--kernel`/`--local` choice or an upgrade you made), falling back to {@link defaultSpecs}.
  */
 export async function projectSpecs(projectRoot: string): Promise<DependencySpecs> {
   const fallback = defaultSpecs(projectRoot);
@@ -35,8 +61,8 @@ export async function projectSpecs(projectRoot: string): Promise<DependencySpecs
   } catch {
     return fallback;
   }
-  const kernel = pkg.dependencies?.['@fw/kernel'];
-  const cli = pkg.devDependencies?.['create-fw-app'];
+  const kernel = pkg.dependencies?.[KERNEL_PACKAGE];
+  const cli = pkg.devDependencies?.[CLI_PACKAGE];
   return {
     kernelSpec: typeof kernel === 'string' ? kernel : fallback.kernelSpec,
     cliSpec: typeof cli === 'string' ? cli : fallback.cliSpec,

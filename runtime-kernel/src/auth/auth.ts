@@ -1,11 +1,11 @@
 /**
- * `Auth`: the per-app auth state `installAuth` creates: the user service, the cache, the
- * session store, the CSRF signer and the bearer tokens.
+ * `Auth`: the per-app auth state the auth plugin creates (`fluid.auth`): the user service, the
+ * cache, the session store, the CSRF signer and the bearer tokens.
  */
-import type { Fluid } from '../fluid.js';
-import type { FluidContext } from '../context.js';
-import { openCache, type Cache } from '../cache/index.js';
-import { FrameworkException, HttpError } from '../errors/index.js';
+import type { FluidCore } from '../core/fluid.js';
+import type { FluidContext } from '../core/context.js';
+import type { Cache } from '../cache/cache.js';
+import { FrameworkException, HttpError } from '../core/errors.js';
 import { KeyRing } from '../tokens/keys.js';
 import { TokenService, type TokenClaims } from '../tokens/tokens.js';
 import { PayloadSigner } from './signed.js';
@@ -15,7 +15,7 @@ import { emailVerified, isPositiveIntegerId, type User, type UserService } from 
 export interface AuthOptions<U extends User = User> {
   /** The app's user service. */
   users: UserService<U>;
-  /** The cache for sessions and signing keys; default the one `CACHE_TYPE` selects. */
+  /** The cache for sessions and signing keys; default the app's (`fluid.cache`, from `CACHE_TYPE`). Closed with the app. */
   cache?: Cache;
   /** Session lifetime in seconds; default 14 days. */
   sessionMaxAge?: number;
@@ -30,11 +30,9 @@ export interface AuthOptions<U extends User = User> {
   signInUrl?: string;
 }
 
-const registry = new WeakMap<Fluid, Auth>();
-
 /** The app's auth state. */
 export class Auth<U extends User = User> {
-  readonly fluid: Fluid;
+  readonly fluid: FluidCore;
   readonly users: UserService<U>;
   readonly options: Readonly<AuthOptions<U>> & { sessionMaxAge: number; tokenMaxAge: number; cookieName: string };
   /** Signs CSRF tokens and other typed payloads (key derived from `SECRET_KEY`). */
@@ -46,9 +44,9 @@ export class Auth<U extends User = User> {
   readonly secret: string;
   #cache: Cache | undefined;
 
-  constructor(fluid: Fluid, options: AuthOptions<U>) {
+  constructor(fluid: FluidCore, options: AuthOptions<U>) {
     if (!options?.users || typeof options.users.findById !== 'function') {
-      throw new FrameworkException('installAuth(fluid, { users }): users must implement UserService (findById, email_verified, has_2fa, is_admin, roles, permissions)');
+      throw new FrameworkException('installAuth(fluid, { users }): users must implement UserService (findById, emailVerified, has2fa, isAdmin, roles, permissions)');
     }
     const secret = fluid.config.SECRET_KEY;
     if (!secret) throw new FrameworkException(`installAuth: SECRET_KEY is not set (put it in app_configs/${fluid.name}.ini or SECRET_KEY_FILE)`);
@@ -63,10 +61,9 @@ export class Auth<U extends User = User> {
     this.tokens = new TokenService({ keys, isPrincipalId: this.isPrincipalId });
   }
 
-  /** The cache (opened on first use from `CACHE_TYPE`, unless one was given). */
+  /** The cache: the one given in the options, else the app's (`fluid.cache`, opened on first use). */
   get cache(): Cache {
-    this.#cache ??= openCache(this.fluid.config, { root: this.fluid.root, logger: this.fluid.logger });
-    return this.#cache;
+    return this.#cache ?? this.fluid.cache;
   }
 
   /**
@@ -85,22 +82,15 @@ export class Auth<U extends User = User> {
     return this.tokens.verify(token);
   }
 
-  /** Closes the cache (run by the app's shutdown hook). */
+  /** Closes a cache given in the options (the app's own closes with the app); run when the app closes. */
   async close(): Promise<void> {
     await this.#cache?.close();
-  }
-
-  /** Registers this as the auth of its app. */
-  register(): void {
-    if (registry.has(this.fluid)) throw new FrameworkException('installAuth(): auth is already installed on this app');
-    registry.set(this.fluid, this as unknown as Auth);
   }
 }
 
 /** The auth installed on the request's app; a clear error when `installAuth` was not called. */
-export function authOf(ctxOrFluid: FluidContext | Fluid): Auth {
-  const fluid = 'koa' in ctxOrFluid ? ctxOrFluid : ctxOrFluid.fluid; // a Fluid has `koa`, a context has `fluid`
-  const auth = registry.get(fluid);
-  if (!auth) throw new FrameworkException('auth is not installed: call installAuth(fluid, { users }) in fluid/app.ts');
-  return auth;
+export function authOf(ctxOrFluid: FluidContext | FluidCore): Auth {
+  const fluid = 'koa' in ctxOrFluid ? ctxOrFluid : ctxOrFluid.fluid; // an app has `koa`, a context has `fluid`
+  if (!fluid.plugins.has('auth')) throw new FrameworkException('auth is not installed: call installAuth(fluid, { users }) in fluid/app.ts');
+  return fluid.auth;
 }

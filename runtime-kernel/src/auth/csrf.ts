@@ -10,8 +10,8 @@
  * A request with a valid bearer token is exempt by design (browsers never attach one on their own).
  */
 import { randomBytes } from 'node:crypto';
-import type { FluidContext, FluidMiddleware } from '../context.js';
-import { HttpError } from '../errors/index.js';
+import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import { HttpError } from '../core/errors.js';
 import { bearerToken } from '../tokens/tokens.js';
 import { authOf, type Auth } from './auth.js';
 import { requestOrigin } from './https.js';

@@ -6,8 +6,8 @@
  * the token path checks only the token's grant list (no e-mail, 2FA or CSRF check: a grant
  * bypasses them by design; only verified principals can be minted a token).
  */
-import type { FluidContext } from '../context.js';
-import { HttpError } from '../errors/index.js';
+import type { FluidContext } from '../core/context.js';
+import { HttpError } from '../core/errors.js';
 import { bearerToken, type TokenClaims } from '../tokens/tokens.js';
 import { authOf } from './auth.js';
 import { guard, type Guard } from './guards.js';

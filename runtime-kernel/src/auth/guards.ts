@@ -6,9 +6,9 @@
  * permissions) answers 401 `EMAIL_NOT_VERIFIED` when the address is unset or unverified; bare
  * `requireUser` does not, so a verification flow stays reachable.
  */
-import type { FluidContext, FluidMiddleware } from '../context.js';
-import { HttpError } from '../errors/index.js';
-import { wantsJson } from '../errors/handler.js';
+import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import { HttpError } from '../core/errors.js';
+import { wantsJson } from '../core/error-handler.js';
 import { authOf } from './auth.js';
 import { safeRedirect } from './redirect.js';
 import { currentUser } from './session.js';
@@ -55,7 +55,7 @@ export const EmailVerifiedGate: Guard = guard('EmailVerifiedGate', async (ctx) =
 /** The default gate, `EmailVerifiedGate`, then two-factor authentication (401 `TWO_FACTOR_REQUIRED`). */
 export const require2fa: Guard = guard('require2fa', async (ctx) => {
   const user = await EmailVerifiedGate.check(ctx);
-  if (!(await authOf(ctx).users.has_2fa(user))) {
+  if (!(await authOf(ctx).users.has2fa(user))) {
     throw new HttpError(401, 'Two-factor authentication required', { code: 'TWO_FACTOR_REQUIRED' });
   }
   return user;
@@ -64,7 +64,7 @@ export const require2fa: Guard = guard('require2fa', async (ctx) => {
 /** `EmailVerifiedGate`, then an administrator (403 `NOT_ADMIN`). */
 export const requireAdmin: Guard = guard('requireAdmin', async (ctx) => {
   const user = await EmailVerifiedGate.check(ctx);
-  if (!(await authOf(ctx).users.is_admin(user))) throw new HttpError(403, 'Administrators only', { code: 'NOT_ADMIN' });
+  if (!(await authOf(ctx).users.isAdmin(user))) throw new HttpError(403, 'Administrators only', { code: 'NOT_ADMIN' });
   return user;
 });
 

@@ -5,8 +5,8 @@
  * on and the TCP peer inside `PROXY_TRUSTED_HOSTS`. Any other peer's header is ignored.
  */
 import type { TLSSocket } from 'node:tls';
-import type { FluidContext } from '../context.js';
-import { normaliseAddress, trustFunction, type ProxyConfig } from '../limits/client-address.js';
+import type { FluidContext } from '../core/context.js';
+import { normaliseAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
 
 /** True when the request reached us (or the trusted proxy in front of us) over HTTPS. */
 export function isHttps(ctx: FluidContext, config: ProxyConfig): boolean {

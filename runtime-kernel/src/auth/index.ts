@@ -1,9 +1,10 @@
 /**
- * Auth: sessions, guards, CSRF and grants. Install with `installAuth(fluid, { users })`.
+ * `@fw/kernel/auth`: sessions, guards, CSRF and grants. Turn it on with
+ * `fluid.plugin(auth({ users }))` (or `installAuth(fluid, { users })`). See docs/auth.md.
  */
+export { auth, installAuth } from './install.js';
 export { Auth, authOf } from './auth.js';
 export type { AuthOptions } from './auth.js';
-export { installAuth } from './install.js';
 export { session, sessionMiddleware, signIn, signOut, currentUser, loadUpgradeUser } from './session.js';
 export type { SessionData } from './session.js';
 export { guard, requireUser, EmailVerifiedGate, require2fa, requireAdmin, requireRole, requirePermission } from './guards.js';

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createSession } from 'koa-session';
-import type { FluidContext, FluidMiddleware } from '../context.js';
+import type { FluidContext, FluidMiddleware } from '../core/context.js';
 import type { JsonValue } from '../cache/cache.js';
 import { authOf, type Auth } from './auth.js';
 import { isHttps } from './https.js';

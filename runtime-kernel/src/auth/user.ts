@@ -1,7 +1,7 @@
 /**
  * The user model the app supplies: a `User` shape and the `UserService` that finds users and
- * answers the reference's predicates (`email_verified`, `has_2fa`, `is_admin`) plus roles and
- * permissions.
+ * answers the reference's predicates (`email_verified`, `has_2fa`, `is_admin`, here camelCase:
+ * `emailVerified`, `has2fa`, `isAdmin`) plus roles and permissions.
  */
 
 /** A principal id: what a session stores and a bearer token's `sub` carries. */
@@ -13,26 +13,26 @@ export interface User {
   readonly id: PrincipalId;
   /** The e-mail address; may be unset. */
   readonly email?: string | null | undefined;
-  /** Whether the address has been verified. */
-  readonly email_verified: boolean;
+  /** Whether the address has been verified (the reference's `email_verified`). */
+  readonly emailVerified: boolean;
 }
 
 /** An answer that may come synchronously or from a database. */
 export type MaybePromise<T> = T | Promise<T>;
 
 /**
- * What the app implements so that guards and tokens can work. The predicates keep the
- * reference's names.
+ * What the app implements so that guards and tokens can work (the reference's predicates, in
+ * camelCase; docs/reference-map.md).
  */
 export interface UserService<U extends User = User> {
   /** The user with this id (as stored in the session or a token's `sub`), or undefined. */
   findById(id: string): MaybePromise<U | undefined | null>;
-  /** True when the user has an e-mail address and it is verified. */
-  email_verified(user: U): MaybePromise<boolean>;
-  /** True when the user has completed two-factor authentication. */
-  has_2fa(user: U): MaybePromise<boolean>;
-  /** True for administrators. */
-  is_admin(user: U): MaybePromise<boolean>;
+  /** True when the user has an e-mail address and it is verified (`email_verified`). */
+  emailVerified(user: U): MaybePromise<boolean>;
+  /** True when the user has completed two-factor authentication (`has_2fa`). */
+  has2fa(user: U): MaybePromise<boolean>;
+  /** True for administrators (`is_admin`). */
+  isAdmin(user: U): MaybePromise<boolean>;
   /** The user's role names. */
   roles(user: U): MaybePromise<readonly string[]>;
   /** The user's permission names. */
@@ -54,5 +54,5 @@ export function isPositiveIntegerId(id: string): boolean {
 /** The predicate the reference's `email_verified` names, applied the safe way: no email, no. */
 export async function emailVerified<U extends User>(users: UserService<U>, user: U): Promise<boolean> {
   if (typeof user.email !== 'string' || user.email === '') return false;
-  return (await users.email_verified(user)) === true;
+  return (await users.emailVerified(user)) === true;
 }

@@ -1,7 +1,7 @@
 /**
  * Checking and redacting Redis URLs (`CACHE_REDIS_URL`).
  */
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 
 /**
  * Return `value` when it is a `redis://` or `rediss://` URL; otherwise throw a

@@ -6,8 +6,9 @@
  * keeps reconnecting in the background and calls succeed again as soon as Redis is back. The
  * outage and the recovery are logged once each; an error event never crashes the process.
  */
-import { Redis } from 'ioredis';
-import { HttpError, type Logger } from '../errors/index.js';
+import type { Redis } from 'ioredis';
+import { HttpError, type Logger } from '../core/errors.js';
+import { requireOptional } from '../core/optional.js';
 import { checkEntry, type Cache, type JsonValue } from './cache.js';
 import { redactRedisUrl, redisUrl } from './redis-url.js';
 
@@ -16,13 +17,14 @@ export interface RedisCacheOptions {
   /** `redis://` or `rediss://` URL (checked; the error names `CACHE_REDIS_URL`). */
   url: string | undefined;
   logger: Logger;
+  /** The app's root: ioredis is loaded from its `node_modules` (else next to the kernel). */
+  root?: string | undefined;
 }
 
 /** A cache in Redis. */
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
-  /** The underlying ioredis client (for diagnostics). */
-  readonly client: Redis;
+  readonly #client: Redis;
   readonly #where: string;
   readonly #logger: Logger;
   #down = false;
@@ -32,7 +34,8 @@ export class RedisCache implements Cache {
     const url = redisUrl(options.url);
     this.#where = redactRedisUrl(url);
     this.#logger = options.logger;
-    this.client = new Redis(url, {
+    const { Redis: Client } = requireOptional<typeof import('ioredis')>('ioredis', { root: options.root, feature: 'CACHE_TYPE=redis (the cache)' });
+    this.#client = new Client(url, {
       enableOfflineQueue: true, // commands sent while connecting wait for the connection...
       maxRetriesPerRequest: 0, // ...but fail at the first failed reconnect attempt,
       retryStrategy: (attempt) => Math.min(attempt * 50, 500), // which comes within 0.5 s.
@@ -41,8 +44,8 @@ export class RedisCache implements Cache {
       lazyConnect: false,
     });
     // Without an 'error' listener ioredis would crash the process on the first refused connection.
-    this.client.on('error', (error: unknown) => this.#failed(error));
-    this.client.on('ready', () => {
+    this.#client.on('error', (error: unknown) => this.#failed(error));
+    this.#client.on('ready', () => {
       if (!this.#down) return;
       this.#down = false;
       this.#logger.info('cache: Redis available again', { url: this.#where });
@@ -51,7 +54,7 @@ export class RedisCache implements Cache {
 
   async get<T extends JsonValue = JsonValue>(key: string): Promise<T | undefined> {
     checkEntry(key);
-    const text = await this.#run(() => this.client.get(key));
+    const text = await this.#run(() => this.#client.get(key));
     return text === null ? undefined : (JSON.parse(text) as T);
   }
 
@@ -60,18 +63,18 @@ export class RedisCache implements Cache {
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError(`cache: the value for '${key}' is not JSON`);
     await this.#run(() =>
-      ttlSeconds ? this.client.set(key, json, 'PX', Math.max(1, Math.round(ttlSeconds * 1000))) : this.client.set(key, json),
+      ttlSeconds ? this.#client.set(key, json, 'PX', Math.max(1, Math.round(ttlSeconds * 1000))) : this.#client.set(key, json),
     );
   }
 
   async delete(key: string): Promise<boolean> {
     checkEntry(key);
-    return (await this.#run(() => this.client.del(key))) > 0;
+    return (await this.#run(() => this.#client.del(key))) > 0;
   }
 
   async has(key: string): Promise<boolean> {
     checkEntry(key);
-    return (await this.#run(() => this.client.exists(key))) > 0;
+    return (await this.#run(() => this.#client.exists(key))) > 0;
   }
 
   async keys(prefix = ''): Promise<string[]> {
@@ -79,7 +82,7 @@ export class RedisCache implements Cache {
     const out = new Set<string>();
     let cursor = '0';
     do {
-      const [next, batch] = await this.#run(() => this.client.scan(cursor, 'MATCH', match, 'COUNT', 500));
+      const [next, batch] = await this.#run(() => this.#client.scan(cursor, 'MATCH', match, 'COUNT', 500));
       for (const key of batch) out.add(key);
       cursor = next;
     } while (cursor !== '0');
@@ -89,8 +92,8 @@ export class RedisCache implements Cache {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.client.status === 'ready') await this.client.quit().catch(() => this.client.disconnect());
-    else this.client.disconnect();
+    if (this.#client.status === 'ready') await this.#client.quit().catch(() => this.#client.disconnect());
+    else this.#client.disconnect();
   }
 
   async #run<T>(command: () => Promise<T>): Promise<T> {

@@ -1,18 +1,37 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { PrismaLibSql } from '@prisma/adapter-libsql';
-import type { PrismaPg } from '@prisma/adapter-pg';
+import { assertInstalled, importOptional, type OptionalUse } from '../core/optional.js';
 import type { BindUri } from './uris.js';
 
-/** The connected driver adapter a factory hands to Prisma (libSQL's or pg's). */
-export type DriverAdapter = Awaited<ReturnType<PrismaPg['connect']>> | Awaited<ReturnType<PrismaLibSql['connect']>>;
+/**
+ * The connected driver adapter a factory hands to Prisma (libSQL's or pg's): the part fw names.
+ * Prisma's own type for it is `SqlDriverAdapter` (`@prisma/driver-adapter-utils`).
+ */
+export interface DriverAdapter {
+  /** `sqlite` or `postgres`. */
+  readonly provider: string;
+  /** The adapter package, e.g. `@prisma/adapter-libsql`. */
+  readonly adapterName: string;
+  /** Closes the connection (pool). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * What a generated PrismaClient takes as `adapter` (Prisma's `SqlDriverAdapterFactory`), as far
+ * as fw needs to name it.
+ */
+export interface DriverAdapterFactory {
+  readonly provider: string;
+  readonly adapterName: string;
+  connect(): Promise<unknown>;
+}
 
 /**
  * A Prisma driver-adapter factory (what `new PrismaClient({ adapter })` takes) that loads its
  * adapter package only when Prisma first connects. Importing `@fw/kernel/db`, creating a
  * `Database` and calling `db.bind()` therefore load no `@prisma/*` code; the first query does.
  */
-export interface LazyAdapterFactory {
+export interface LazyAdapterFactory extends DriverAdapterFactory {
   /** Prisma's name for the database family: `sqlite` or `postgres`. */
   readonly provider: 'sqlite' | 'postgres';
   /** The adapter package this factory delegates to. */
@@ -27,15 +46,17 @@ export interface LazyAdapterFactory {
  * disconnected reconnects through the same factory. A SQLite file's folder is created on connect
  * (the default bind lives in `var/`, which a fresh checkout does not have).
  */
-export function lazyAdapter(uri: BindUri): LazyAdapterFactory {
+export function lazyAdapter(uri: BindUri, root?: string): LazyAdapterFactory {
   if (uri.provider === 'sqlite') {
     return {
       provider: 'sqlite',
       adapterName: '@prisma/adapter-libsql',
       async connect() {
+        const use: OptionalUse = { root, feature: `the SQLite database bind "${uri.bind}" (DATABASE_BINDS)` };
+        assertInstalled('@libsql/client', use);
+        const { PrismaLibSql } = await importOptional<typeof import('@prisma/adapter-libsql')>('@prisma/adapter-libsql', use);
         const file = sqliteFile(uri.url);
         if (file) await mkdir(path.dirname(file), { recursive: true });
-        const { PrismaLibSql } = await import('@prisma/adapter-libsql');
         return new PrismaLibSql({ url: uri.url }).connect();
       },
     };
@@ -44,7 +65,9 @@ export function lazyAdapter(uri: BindUri): LazyAdapterFactory {
     provider: 'postgres',
     adapterName: '@prisma/adapter-pg',
     async connect() {
-      const { PrismaPg } = await import('@prisma/adapter-pg');
+      const use: OptionalUse = { root, feature: `the PostgreSQL database bind "${uri.bind}" (DATABASE_BINDS)` };
+      assertInstalled('pg', use);
+      const { PrismaPg } = await importOptional<typeof import('@prisma/adapter-pg')>('@prisma/adapter-pg', use);
       return new PrismaPg({ connectionString: uri.url }).connect();
     },
   };

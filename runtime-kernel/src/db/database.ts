@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseError } from './errors.js';
-import { lazyAdapter, type LazyAdapterFactory } from './adapter.js';
+import { lazyAdapter, type DriverAdapterFactory } from './adapter.js';
 import { databaseUris, type BindUri } from './uris.js';
 
 /** What the kernel needs of a generated PrismaClient: connect and disconnect. */
@@ -13,7 +15,7 @@ export interface PrismaClientLike {
  * constructed with a driver adapter. Prisma 7 generates one class per schema, so each bind has
  * its own.
  */
-export type PrismaClientClass = new (options: { adapter: LazyAdapterFactory }) => PrismaClientLike;
+export type PrismaClientClass = new (options: { adapter?: DriverAdapterFactory }) => PrismaClientLike;
 
 /** Generated client classes by bind name. */
 export type ClientClasses = Record<string, PrismaClientClass>;
@@ -44,6 +46,7 @@ export class Database<C extends ClientClasses> {
   /** Every configured bind's normalised URL (also binds without a client class). */
   readonly uris: Readonly<Record<string, BindUri>>;
   readonly #classes: C;
+  readonly #root: string;
   readonly #clients = new Map<string, PrismaClientLike>();
   #disposing: Promise<void> | undefined;
 
@@ -59,6 +62,7 @@ export class Database<C extends ClientClasses> {
       }
     }
     this.#classes = options.clients;
+    this.#root = resolve(options.root instanceof URL || options.root.startsWith('file:') ? fileURLToPath(options.root) : options.root);
   }
 
   /** The names of the binds that have a client class. */
@@ -78,7 +82,7 @@ export class Database<C extends ClientClasses> {
       if (!Client || !uri) {
         throw new DatabaseError(name, `Database: unknown bind "${name}" (binds with a client: ${this.names.join(', ') || 'none'})`);
       }
-      client = new Client({ adapter: lazyAdapter(uri) });
+      client = new Client({ adapter: lazyAdapter(uri, this.#root) });
       this.#clients.set(name, client);
     }
     return client as InstanceType<C[K]>;

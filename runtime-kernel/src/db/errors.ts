@@ -1,4 +1,4 @@
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 
 /**
  * A database fault: a bind whose URL cannot be used, a bind name that is not configured, or a

@@ -8,9 +8,10 @@
  * each, and while Redis is away events still reach the listeners of the triggering process.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { redactRedisUrl, redisUrl } from '../cache/redis-url.js';
-import type { Logger } from '../errors/index.js';
+import type { Logger } from '../core/errors.js';
+import { requireOptional } from '../core/optional.js';
 
 /** Receives an event published by another process. */
 export type RemoteEventHandler = (event: string, payload: unknown) => void;
@@ -26,6 +27,8 @@ export interface RedisBusOptions {
   logger: Logger;
   /** How long `start()` waits for the subscription before going on without it (ms). Default 2000. */
   startTimeoutMs?: number;
+  /** The app's root: ioredis is loaded from its `node_modules` (else next to the kernel). */
+  root?: string | undefined;
 }
 
 /** Shape of a message on the channel. */
@@ -59,6 +62,8 @@ export class RedisBus {
     this.#where = redactRedisUrl(url);
     this.#logger = options.logger;
     this.#startTimeoutMs = options.startTimeoutMs ?? 2000;
+    const feature = `${options.key === 'CACHE_REDIS_URL' ? 'CACHE_TYPE=redis' : options.key} (events across processes)`;
+    const { Redis } = requireOptional<typeof import('ioredis')>('ioredis', { root: options.root, feature });
     // Publishing never waits for a connection: during an outage it fails at once.
     this.#pub = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy, connectTimeout: 2000 });
     // The subscription waits for the connection, however long it takes, and is renewed on reconnect.

@@ -1,10 +1,19 @@
 /**
- * `createEvents`: the app's `Events` from its config. Redis carries events between processes when
- * `EVENTS_REDIS_URL` is set, or else when `CACHE_TYPE` is `redis` (on `CACHE_REDIS_URL`).
+ * `createEvents` and the events plugin: the app's `Events` (`fluid.events`) from its config.
+ * Redis carries events between processes when `EVENTS_REDIS_URL` is set, or else when
+ * `CACHE_TYPE` is `redis` (on `CACHE_REDIS_URL`).
  */
-import type { Logger } from '../errors/index.js';
+import type { Logger } from '../core/errors.js';
+import type { Plugin } from '../core/plugin.js';
 import { RedisBus } from './bus.js';
 import { Events } from './events.js';
+
+declare module '../core/fluid.js' {
+  interface FluidCore {
+    /** Events: `createSignal`, `event`, `trigger`, `hasEvent` (across processes with Redis; docs/events.md). */
+    readonly events: Events;
+  }
+}
 
 /** The config keys the events read. */
 export interface EventsConfig {
@@ -14,11 +23,29 @@ export interface EventsConfig {
   CACHE_REDIS_URL?: string | undefined;
 }
 
-/** Makes the app's `Events`; `app` names the Redis channel (`fw:events:<app>`). */
-export function createEvents(config: EventsConfig, logger: Logger, app: string): Events {
+/**
+ * Makes the app's `Events`; `app` names the Redis channel (`fw:events:<app>`), `root` is where
+ * ioredis is loaded from when Redis is configured.
+ */
+export function createEvents(config: EventsConfig, logger: Logger, app: string, root?: string): Events {
   const channel = `fw:events:${app}`;
   let bus: RedisBus | undefined;
-  if (config.EVENTS_REDIS_URL) bus = new RedisBus({ url: config.EVENTS_REDIS_URL, key: 'EVENTS_REDIS_URL', channel, logger });
-  else if (config.CACHE_TYPE === 'redis') bus = new RedisBus({ url: config.CACHE_REDIS_URL ?? '', key: 'CACHE_REDIS_URL', channel, logger });
+  if (config.EVENTS_REDIS_URL) bus = new RedisBus({ url: config.EVENTS_REDIS_URL, key: 'EVENTS_REDIS_URL', channel, logger, root });
+  else if (config.CACHE_TYPE === 'redis') bus = new RedisBus({ url: config.CACHE_REDIS_URL ?? '', key: 'CACHE_REDIS_URL', channel, logger, root });
   return new Events({ logger, queueSize: config.EVENTS_EVENT_QUEUE_SIZE, bus });
+}
+
+/**
+ * The events plugin: `fluid.events`, started before the Additives and the startup hooks (so they
+ * may trigger events) and closed after the shutdown hooks.
+ */
+export function events(): Plugin {
+  return {
+    name: 'events',
+    register(fluid) {
+      Object.defineProperty(fluid, 'events', { value: createEvents(fluid.config, fluid.logger, fluid.name, fluid.root), enumerable: true });
+    },
+    start: (fluid) => fluid.events.start(),
+    close: (fluid) => fluid.events.close(),
+  };
 }

@@ -13,7 +13,7 @@
  * context of whoever registered or triggered (a request's AsyncLocalStorage does not leak in).
  */
 import { AsyncResource } from 'node:async_hooks';
-import { FrameworkException, type Logger } from '../errors/index.js';
+import { FrameworkException, type Logger } from '../core/errors.js';
 import { Listener, type EventListener } from './listener.js';
 import type { RedisBus } from './bus.js';
 

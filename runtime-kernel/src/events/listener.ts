@@ -7,7 +7,7 @@
  * is logged; nothing escapes as an unhandled rejection.
  */
 import type { AsyncResource } from 'node:async_hooks';
-import type { Logger } from '../errors/index.js';
+import type { Logger } from '../core/errors.js';
 import { BoundedQueue } from './queue.js';
 
 /** A consumer of an event: gets the payload and the event name; may be async. */

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { po as PoApi } from 'gettext-parser';
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 import { localePluralRule, parsePluralForms, type PluralRule } from './plural.js';
 
 /** The separator gettext puts between a message context and its id. */

@@ -13,8 +13,8 @@
  * plural placeholder `%(num)d` and `%(n)d` both work (the reference raised `KeyError: 'num'`).
  */
 import type { HelperOptions } from 'handlebars';
-import { FrameworkException } from '../errors/index.js';
-import type { TemplateEngine } from '../templates/engine.js';
+import { FrameworkException } from '../core/errors.js';
+import type { TemplateEngine } from '../core/templates.js';
 import type { MergedTranslations } from './merged.js';
 import type { TranslationVars } from './interpolate.js';
 

@@ -11,17 +11,35 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Fluid } from '../fluid.js';
-import type { FluidContext, FluidMiddleware } from '../context.js';
-import { KERNEL_DIR } from '../static.js';
+import type { FluidCore } from '../core/fluid.js';
+import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import type { Plugin } from '../core/plugin.js';
+import { KERNEL_DIR } from '../core/static.js';
+import { currentContext } from '../sockets/context.js';
+import { sockets } from '../sockets/sockets.js';
 import { loadPoFile, type Catalog } from './catalog.js';
 import { registerTranslationHelpers } from './helpers.js';
 import { MergedTranslations, type TranslationLayer } from './merged.js';
 import { LocaleMatcher } from './negotiate.js';
 import { categoryIndexes, localePluralRule, type PluralRule } from './plural.js';
-import { i18nSocket } from './socket.js';
-import { currentContext } from '../sockets/context.js';
+import { i18nSocket, type CatalogSnapshot } from './socket.js';
 import { CachedTranslations, storedLayer, type TranslationStore } from './store.js';
+
+declare module '../core/fluid.js' {
+  interface FluidCore {
+    /** Translations (`EXT_I18N`): catalogs, `ctx.locale`/`ctx.i18n`, template helpers, `/ws/i18n`. */
+    readonly i18n: I18n;
+  }
+}
+
+declare module '../core/context.js' {
+  interface FluidContextExtensions {
+    /** The negotiated locale (`?lang=`, `lang` cookie, `Accept-Language`, default); see docs/i18n.md. */
+    readonly locale: string;
+    /** The translations of `locale` (source strings with `EXT_I18N` off). */
+    readonly i18n: MergedTranslations;
+  }
+}
 
 /** The framework's own catalogs. */
 export const KERNEL_LOCALES_DIR = join(KERNEL_DIR, 'locales');
@@ -30,16 +48,6 @@ export const KERNEL_LOCALES_DIR = join(KERNEL_DIR, 'locales');
 export interface TranslationDomain {
   readonly name: string;
   readonly dir: string;
-}
-
-/** One locale's merged catalog as the browser client caches it. */
-export interface CatalogSnapshot {
-  /** The locale. */
-  locale: string;
-  /** Translations by message key (`msgid` or `context + "\u0004" + msgid`): the forms. */
-  messages: Record<string, string[]>;
-  /** Which form index each CLDR plural category of the locale takes. */
-  plurals: Partial<Record<Intl.LDMLPluralRule, number>>;
 }
 
 interface LocaleState {
@@ -61,13 +69,13 @@ export class I18n {
   readonly defaultLocale: string;
   /** Matches requested locales against `I18N_SUPPORTED_LOCALES`. */
   readonly matcher: LocaleMatcher;
-  readonly #fluid: Fluid;
+  readonly #fluid: FluidCore;
   readonly #states = new Map<string, LocaleState>();
   readonly #off: MergedTranslations;
   #domainsKey = '';
   #store: CachedTranslations | undefined;
 
-  constructor(fluid: Fluid) {
+  constructor(fluid: FluidCore) {
     this.#fluid = fluid;
     const { config } = fluid;
     this.enabled = config.EXT_I18N;
@@ -212,7 +220,7 @@ export function localeChain(locale: string): string[] {
   return out;
 }
 
-function defineContext(fluid: Fluid, i18n: I18n): void {
+function defineContext(fluid: FluidCore, i18n: I18n): void {
   Object.defineProperties(fluid.koa.context, {
     locale: {
       get(this: FluidContext & { [LOCALE]?: string }): string {
@@ -225,4 +233,23 @@ function defineContext(fluid: Fluid, i18n: I18n): void {
       },
     },
   });
+}
+
+/**
+ * The i18n plugin: `fluid.i18n`, `ctx.locale`, `ctx.i18n` and the translation template helpers.
+ * With `EXT_I18N` off they answer the source strings and nothing runs per request; with it on
+ * the catalogs load at startup, the locale is negotiated per request (`context` stage) and
+ * `/ws/i18n` is served (the sockets plugin is registered when absent).
+ */
+export function i18n(): Plugin {
+  return {
+    name: 'i18n',
+    register(fluid) {
+      if (fluid.config.EXT_I18N && !fluid.plugins.has('sockets')) fluid.plugin(sockets());
+      Object.defineProperty(fluid, 'i18n', { value: new I18n(fluid), enumerable: true });
+    },
+    build(fluid) {
+      if (fluid.i18n.enabled) fluid.use(fluid.i18n.middleware(), 'context');
+    },
+  };
 }

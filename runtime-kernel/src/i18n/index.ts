@@ -1,9 +1,10 @@
 /**
- * Translations: PO catalogs per domain (framework, app, each Additive), `MergedTranslations` with
- * the gettext and findtext families, locale negotiation, database-backed keys, template helpers
- * and the `/ws/i18n` socket. See docs/i18n.md.
+ * `@fw/kernel/i18n`: translations. PO catalogs per domain (framework, app, each Additive),
+ * `MergedTranslations` with the gettext and findtext families, locale negotiation,
+ * database-backed keys, template helpers, the `/ws/i18n` socket, and the plugin that gives the
+ * app `fluid.i18n` and `ctx.locale`/`ctx.i18n`. See docs/i18n.md.
  */
-export { I18n, KERNEL_LOCALES_DIR, localeChain, type CatalogSnapshot, type TranslationDomain } from './i18n.js';
+export { i18n, I18n, KERNEL_LOCALES_DIR, localeChain, type TranslationDomain } from './i18n.js';
 export { MergedTranslations, countVars, type TranslationLayer } from './merged.js';
 export { Catalog, parsePo, loadPoFile, messageKey, CONTEXT_SEPARATOR, type CatalogMessages } from './catalog.js';
 export { interpolate, type TranslationVars } from './interpolate.js';
@@ -35,4 +36,4 @@ export {
   type PrismaTranslationStoreOptions,
 } from './store.js';
 export { registerTranslationHelpers } from './helpers.js';
-export { i18nSocket } from './socket.js';
+export { i18nSocket, type CatalogSnapshot, type TranslationSource } from './socket.js';

@@ -3,7 +3,7 @@
  * into a function from a count to a form index, and, for catalogs without the header, the
  * locale's CLDR rules from `Intl.PluralRules`.
  */
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 
 /** Maps a count to the index of the plural form to use. */
 export type PluralFunction = (n: number) => number;

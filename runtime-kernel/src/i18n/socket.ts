@@ -13,10 +13,28 @@
  * A bad frame is answered `{ "id"?, "error": "<what was wrong>" }`; the socket stays usable.
  */
 import type { RawData, WebSocket } from 'ws';
-import type { FluidContext } from '../context.js';
-import type { WsHandler } from '../sockets/router.js';
-import type { I18n } from './i18n.js';
+import type { FluidContext } from '../core/context.js';
+import type { WsHandler } from '../core/ws-router.js';
 import type { TranslationVars } from './interpolate.js';
+import type { MergedTranslations } from './merged.js';
+
+/** One locale's merged catalog as the browser client caches it. */
+export interface CatalogSnapshot {
+  /** The locale. */
+  locale: string;
+  /** Translations by message key (`msgid` or `context + "\u0004" + msgid`): the forms. */
+  messages: Record<string, string[]>;
+  /** Which form index each CLDR plural category of the locale takes. */
+  plurals: Partial<Record<Intl.LDMLPluralRule, number>>;
+}
+
+/** What the socket needs of the app's translations (`I18n`). */
+export interface TranslationSource {
+  /** The merged catalog of a locale, as the `cache` request answers it. */
+  snapshot(locale: string): CatalogSnapshot;
+  /** The translations of a locale. */
+  translations(locale: string): MergedTranslations;
+}
 
 const SIGNATURES = {
   gettext: ['string'],
@@ -27,8 +45,8 @@ const SIGNATURES = {
 
 type TranslateFn = keyof typeof SIGNATURES;
 
-/** The `/ws/i18n` handler of an app's `I18n`. */
-export function i18nSocket(i18n: I18n): WsHandler {
+/** The `/ws/i18n` handler of an app's translations (its `I18n`). */
+export function i18nSocket(i18n: TranslationSource): WsHandler {
   return (socket: WebSocket, ctx: FluidContext) => {
     const locale = ctx.locale;
     socket.on('message', (raw: RawData, isBinary: boolean) => {
@@ -42,7 +60,7 @@ export function i18nSocket(i18n: I18n): WsHandler {
 
 type Reply = { id?: unknown; ok?: true; data?: unknown; error?: string };
 
-async function answer(i18n: I18n, locale: string, raw: RawData, isBinary: boolean): Promise<Reply> {
+async function answer(i18n: TranslationSource, locale: string, raw: RawData, isBinary: boolean): Promise<Reply> {
   if (isBinary) return { error: 'Expected a JSON object message, got a binary frame.' };
   let message: unknown;
   try {
@@ -65,7 +83,7 @@ async function answer(i18n: I18n, locale: string, raw: RawData, isBinary: boolea
   }
 }
 
-async function translate(i18n: I18n, locale: string, m: Record<string, unknown>): Promise<string> {
+async function translate(i18n: TranslationSource, locale: string, m: Record<string, unknown>): Promise<string> {
   const fn = m['fn'];
   if (typeof fn !== 'string' || !Object.hasOwn(SIGNATURES, fn)) {
     throw new TypeError(`translate: "fn" must be one of ${Object.keys(SIGNATURES).join(', ')}, got ${JSON.stringify(fn)}.`);

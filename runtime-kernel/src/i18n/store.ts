@@ -3,7 +3,7 @@
  * overrides; `CachedTranslations` keeps one snapshot per locale (the read path never queries the
  * database per lookup) until `invalidate()`.
  */
-import type { Logger } from '../errors/index.js';
+import type { Logger } from '../core/errors.js';
 import { messageKey } from './catalog.js';
 import type { PluralRule } from './plural.js';
 import type { TranslationLayer } from './merged.js';

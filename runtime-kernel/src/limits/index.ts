@@ -1,8 +1,8 @@
 /**
- * Limits: the real client address and per-route rate limits.
+ * `@fw/kernel/limits`: per-route rate limits (`limit()`, `exempt()`, `RATELIMIT_DEFAULT`) on the
+ * real client address, and the plugin that installs them. See docs/rate-limits.md.
  */
-export { clientAddress, normaliseAddress, trustFunction, type ProxyConfig } from './client-address.js';
-export { parseLimits, type RateLimit } from './spec.js';
+export { rateLimits } from './plugin.js';
 export {
   applyDefaultLimit,
   createRateLimiter,
@@ -15,3 +15,5 @@ export {
   type RateLimitMark,
   type RateLimiter,
 } from './limiter.js';
+export { parseLimits, type RateLimit } from './spec.js';
+export { clientAddress, normaliseAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';

@@ -12,9 +12,9 @@
  *   checked only once routing has chosen the route and before its handlers run.
  */
 import type Koa from 'koa';
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { FrameworkException, HttpError, type Logger } from '../errors/index.js';
-import { clientAddress, trustFunction, type ProxyConfig } from './client-address.js';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
+import { clientAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
+import { FrameworkException, HttpError, type Logger } from '../core/errors.js';
 import { parseLimits, type RateLimit } from './spec.js';
 import { openStore, type LimitStore } from './store.js';
 
@@ -71,11 +71,11 @@ const requests = new WeakMap<Koa.Context, RequestLimits>();
  * Build the app's rate limiter from config. Throws a `FrameworkException` naming the key when
  * `RATELIMIT_DEFAULT`, `PROXY_TRUSTED_HOSTS` or `CACHE_REDIS_URL` is malformed.
  */
-export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logger }): RateLimiter {
+export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logger; root?: string }): RateLimiter {
   const { config, logger } = opts;
   const defaults = config.RATELIMIT_DEFAULT ? parseLimits(config.RATELIMIT_DEFAULT, 'RATELIMIT_DEFAULT') : undefined;
   if (config.PROXY_FIX) trustFunction(config.PROXY_TRUSTED_HOSTS);
-  const store = openStore(config, logger);
+  const store = openStore(config, logger, opts.root);
   const runtime: Runtime = { config, enabled: config.RATELIMIT_ENABLED !== false, defaults, store };
   const middleware: Koa.Middleware = (ctx, next) => {
     requests.set(ctx, { runtime, decided: false });
@@ -173,7 +173,7 @@ async function enforce(
     const lim = limits[i] as RateLimit;
     if (outcome.status === 'fulfilled') {
       results.push({ limit: lim, res: outcome.value, allowed: true });
-    } else if (outcome.reason instanceof RateLimiterRes) {
+    } else if (runtime.store.refused(outcome.reason)) {
       results.push({ limit: lim, res: outcome.reason, allowed: false });
     } else {
       runtime.store.failed(outcome.reason);

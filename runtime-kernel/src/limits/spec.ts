@@ -5,7 +5,7 @@
  * `@fw/schemas`, so `RATELIMIT_DEFAULT` in config and `limit()` in code accept the same text.
  */
 import { parseRateLimits, type RateLimit } from '@fw/schemas';
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 
 export type { RateLimit };
 

@@ -3,10 +3,11 @@
  * process) or `RateLimiterRedis` on an ioredis client (shared by every process), with one
  * limiter instance per distinct `points/seconds` window.
  */
-import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { redactRedisUrl, redisUrl } from '../cache/redis-url.js';
-import type { Logger } from '../errors/index.js';
+import type { Logger } from '../core/errors.js';
+import { requireOptional } from '../core/optional.js';
 import type { RateLimit } from './spec.js';
 
 /** Where counters live. */
@@ -15,6 +16,8 @@ export interface LimitStore {
   readonly kind: 'memory' | 'redis';
   /** The limiter counting `limit`'s window (created on first use, then reused). */
   limiter(limit: RateLimit): RateLimiterAbstract;
+  /** True for a refusal (the limit is used up), false for a store failure. */
+  refused(reason: unknown): reason is RateLimiterRes;
   /** Report a failed store call; logs once per outage. */
   failed(error: unknown): void;
   /** Report a successful store call; logs the recovery after an outage. */
@@ -34,7 +37,10 @@ export const KEY_PREFIX = 'fw:rl';
 export function openStore(
   config: { CACHE_TYPE: string; CACHE_REDIS_URL?: string },
   logger: Logger,
+  root?: string,
 ): LimitStore {
+  // Loaded here, when the app turns rate limiting on: an app without limits never pays for it.
+  const { RateLimiterMemory, RateLimiterRedis, RateLimiterRes: Refusal } = createRequire(import.meta.url)('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
   const limiters = new Map<string, RateLimiterAbstract>();
   const cached = (limit: RateLimit, make: (keyPrefix: string) => RateLimiterAbstract) => {
     const id = `${limit.points}/${limit.seconds}s`;
@@ -51,6 +57,7 @@ export function openStore(
       kind: 'memory',
       limiter: (limit) =>
         cached(limit, (keyPrefix) => new RateLimiterMemory({ points: limit.points, duration: limit.seconds, keyPrefix })),
+      refused: (reason) => reason instanceof Refusal,
       failed: (error) => logger.error('rate limiter: memory store failed', { error }),
       succeeded: () => {},
       close: async () => {},
@@ -59,6 +66,7 @@ export function openStore(
 
   const url = redisUrl(config.CACHE_REDIS_URL);
   const where = redactRedisUrl(url);
+  const { Redis } = requireOptional<typeof import('ioredis')>('ioredis', { root, feature: 'CACHE_TYPE=redis (rate-limit counters)' });
   const client = new Redis(url, {
     enableOfflineQueue: true, // commands sent while connecting wait for the connection...
     maxRetriesPerRequest: 0, // ...but fail at the first failed reconnect attempt,
@@ -90,6 +98,7 @@ export function openStore(
         (keyPrefix) =>
           new RateLimiterRedis({ storeClient: client, points: limit.points, duration: limit.seconds, keyPrefix }),
       ),
+    refused: (reason) => reason instanceof Refusal,
     failed,
     succeeded,
     close: async () => {

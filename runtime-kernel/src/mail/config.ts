@@ -3,7 +3,7 @@
  * (implicit TLS or STARTTLS, never both).
  */
 import { isAbsolute, resolve } from 'node:path';
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 
 /**
  * The `MAIL_*` keys the mailer reads, as the kernel's config loader hands them over (secrets given

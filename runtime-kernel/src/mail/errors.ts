@@ -3,7 +3,7 @@
  * `FrameworkException` that names what failed and the server, with the original error as `cause`
  * and no secret in the message.
  */
-import { FrameworkException } from '../errors/index.js';
+import { FrameworkException } from '../core/errors.js';
 import type { MailSettings } from './config.js';
 
 /** The fields nodemailer puts on its errors that tell what failed. */

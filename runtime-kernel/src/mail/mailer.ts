@@ -5,7 +5,8 @@
  */
 import type { ConnectionOptions } from 'node:tls';
 import type { SendMailOptions, SMTPSentMessageInfo, StreamSentMessageInfo, Transporter } from 'nodemailer';
-import { FrameworkException, type Logger } from '../errors/index.js';
+import { FrameworkException, type Logger } from '../core/errors.js';
+import { importOptional } from '../core/optional.js';
 import { resolveMailConfig, type MailConfig, type MailSecurity, type MailSettings } from './config.js';
 import { smtpFailure } from './errors.js';
 import {
@@ -76,7 +77,7 @@ export class Mailer {
     const s = this.#settings;
     this.#outbox = new Outbox(s.outboxDir);
     if (s.mode === 'outbox') {
-      this.#stream = loadNodemailer().then((m) => m.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
+      this.#stream = loadNodemailer(host.root).then((m) => m.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
       this.#stream.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
       host.logger.info(`mail: MAIL_SERVER is not set; outgoing mail is written to ${s.outboxDir} as .eml files`, {
         outbox: s.outboxDir,
@@ -84,7 +85,7 @@ export class Mailer {
       return;
     }
     const options = smtpOptions(s, host.tls);
-    this.#smtp = loadNodemailer().then((m) => m.createTransport(options));
+    this.#smtp = loadNodemailer(host.root).then((m) => m.createTransport(options));
     this.#smtp.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
     if (s.security === 'plain' && s.password !== undefined) {
       host.logger.warn(
@@ -162,8 +163,9 @@ export class Mailer {
       });
       return;
     }
+    const transport = await this.#smtp; // a missing nodemailer fails here, with its own message
     try {
-      await (await this.#smtp).verify();
+      await transport.verify();
     } catch (err) {
       throw smtpFailure(err, this.#settings);
     }
@@ -244,8 +246,9 @@ export class Mailer {
     }
     const options: SendMailOptions = { ...message, from, signal };
     if (this.#smtp !== undefined) {
+      const transport = await this.#smtp; // a missing nodemailer fails here, with its own message
       try {
-        const info = await (await this.#smtp).sendMail(options);
+        const info = await transport.sendMail(options);
         return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: info.response };
       } catch (err) {
         throw smtpFailure(err, this.#settings);
@@ -280,9 +283,7 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** nodemailer, imported once on first use. */
-let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
-function loadNodemailer(): Promise<typeof import('nodemailer')> {
-  nodemailerModule ??= import('nodemailer');
-  return nodemailerModule;
+/** nodemailer, imported on first use from the app's root (an optional package of the kernel). */
+function loadNodemailer(root: string): Promise<typeof import('nodemailer')> {
+  return importOptional<typeof import('nodemailer')>('nodemailer', { root, feature: 'mail (fluid.mail, the MAIL_* keys)' });
 }

@@ -1,7 +1,27 @@
 /**
  * The shapes of outgoing mail and of a send's result.
  */
-import type { Attachment } from 'nodemailer';
+import type { Readable } from 'node:stream';
+
+/** A file attached to a message (the fields fw passes on to nodemailer). */
+export interface MailAttachment {
+  /** The file name shown to the recipient; `false` for none. */
+  filename?: string | false;
+  /** The contents: a string, a Buffer or a stream. */
+  content?: string | Buffer | Readable;
+  /** A file path or URL to read the contents from instead (streamed, for large files). */
+  path?: string;
+  /** How `content` is encoded when it is a string, e.g. `base64`. */
+  encoding?: string;
+  /** MIME type; derived from `filename` when unset. */
+  contentType?: string;
+  /** Content id for inline images (`<img src="cid:...">`). */
+  cid?: string;
+  /** `attachment` (default) or `inline`. */
+  contentDisposition?: 'attachment' | 'inline';
+  /** Extra headers of the attachment part. */
+  headers?: Record<string, string>;
+}
 
 /** An address: `"a@example.com"`, `"Ann <a@example.com>"`, or `{ name, address }`. */
 export type MailAddress = string | { name: string; address: string };
@@ -18,8 +38,8 @@ export interface MailEnvelope {
   replyTo?: MailAddress | MailAddress[];
   /** Extra headers, e.g. `{ 'List-Unsubscribe': '<https://…>' }`. */
   headers?: Record<string, string>;
-  /** nodemailer attachments. */
-  attachments?: Attachment[];
+  /** Attached files. */
+  attachments?: MailAttachment[];
 }
 
 /** A message whose body is given: `text`, `html`, or both (sent as multipart/alternative). */

@@ -2,8 +2,21 @@
  * Translates the mail settings into nodemailer SMTP transport options.
  */
 import type { ConnectionOptions } from 'node:tls';
-import type { SMTPTransportOptions } from 'nodemailer';
 import type { MailSettings } from './config.js';
+
+/** The nodemailer SMTP transport options fw sets. */
+export interface SmtpOptions {
+  host: string | undefined;
+  port: number;
+  secure: boolean;
+  requireTLS: boolean;
+  ignoreTLS: boolean;
+  tls: ConnectionOptions;
+  auth?: { user: string; pass: string };
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+}
 
 /**
  * SMTP options for the settings:
@@ -14,7 +27,7 @@ import type { MailSettings } from './config.js';
  * `tls` (e.g. `{ ca }` for a private CA) is merged over what `MAIL_TLS_CA` and
  * `MAIL_TLS_REJECT_UNAUTHORIZED` give.
  */
-export function smtpOptions(settings: MailSettings, tls: ConnectionOptions = {}): SMTPTransportOptions {
+export function smtpOptions(settings: MailSettings, tls: ConnectionOptions = {}): SmtpOptions {
   const tlsOptions: ConnectionOptions = {
     rejectUnauthorized: settings.tlsRejectUnauthorized,
     ...(settings.tlsCa === undefined ? {} : { ca: settings.tlsCa }),

@@ -6,8 +6,8 @@
  * and `urlFor` through `currentContext()`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { FrameworkException } from '../errors/index.js';
-import type { FluidContext } from '../context.js';
+import { FrameworkException } from '../core/errors.js';
+import type { FluidContext } from '../core/context.js';
 
 const storage = new AsyncLocalStorage<FluidContext>();
 

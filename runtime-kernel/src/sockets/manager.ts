@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { FrameworkException, type Logger } from '../errors/index.js';
-import type { FluidContext } from '../context.js';
+import { FrameworkException, type Logger } from '../core/errors.js';
+import type { FluidContext } from '../core/context.js';
 import type { Events } from '../events/index.js';
 import { runWithContext } from './context.js';
 import { FrameError, parseFrame, type AnswerFrame, type ClientFrame, type FrameId } from './frames.js';

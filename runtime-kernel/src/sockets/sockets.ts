@@ -1,41 +1,41 @@
 /**
- * `Sockets`: the app's websocket plugin (`fluid.sockets`). It owns the `ws` server (with
- * `maxPayload` = `WS_MAX_PAYLOAD`), the app-wide upgrade hooks, and the events socket
- * (`fluid.sockets.events`, a `SocketManager` served at `/ws/events`, route `fluid.events`).
+ * The sockets plugin (`fluid.sockets`): it serves the app's websocket routes (`fluid.ws` and every
+ * Additive's `ws`) on one `ws` server (with `maxPayload` = `WS_MAX_PAYLOAD`), runs the app-wide
+ * upgrade hooks, and carries the events socket (`fluid.sockets.events`, a `SocketManager` served
+ * at `/ws/events`, route `fluid.events`). It needs the events plugin and registers it when absent.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type Koa from 'koa';
 import { WebSocketServer } from 'ws';
-import { FrameworkException, type Logger } from '../errors/index.js';
-import type { FluidContext, FluidContextExtensions, FluidState } from '../context.js';
-import type { Events } from '../events/index.js';
+import type { FluidContext } from '../core/context.js';
+import { FrameworkException } from '../core/errors.js';
+import type { FluidCore } from '../core/fluid.js';
+import type { Plugin } from '../core/plugin.js';
+import type { WsMatch } from '../core/ws-router.js';
+import { events } from '../events/index.js';
 import { SocketManager } from './manager.js';
-import type { WsMatch, WsRouter } from './router.js';
 import { acceptUpgrade, type UpgradeHook } from './upgrade.js';
 
-/** What the plugin needs from the app. */
-export interface SocketsApp {
-  readonly logger: Logger;
-  readonly config: { readonly WS_MAX_PAYLOAD: number; readonly WS_MAX_BUFFERED_BYTES: number };
-  readonly koa: Koa<FluidState, FluidContextExtensions>;
-  readonly ws: WsRouter;
-  readonly events: Events;
+declare module '../core/fluid.js' {
+  interface FluidCore {
+    /** Websockets: upgrade hooks and the events socket at `/ws/events` (docs/sockets.md). */
+    readonly sockets: Sockets;
+  }
 }
 
-/** The websocket plugin of an app. */
+/** The websocket server of an app. */
 export class Sockets {
   /** The events socket at `/ws/events`: register queries with `fluid.sockets.events.query(...)`. */
   readonly events: SocketManager;
-  readonly #app: SocketsApp;
+  readonly #fluid: FluidCore;
   readonly #hooks: UpgradeHook[] = [];
   #wss: WebSocketServer | undefined;
   #pending = new Set<Promise<void>>();
 
-  constructor(app: SocketsApp) {
-    this.#app = app;
-    this.events = new SocketManager(app, app.events);
-    app.ws.route('fluid.events', '/events', (socket, ctx) => void this.events.serve(socket, ctx));
+  constructor(fluid: FluidCore) {
+    this.#fluid = fluid;
+    this.events = new SocketManager(fluid, fluid.events);
+    fluid.ws.route('fluid.events', '/events', (socket, ctx) => void this.events.serve(socket, ctx));
   }
 
   /**
@@ -52,16 +52,38 @@ export class Sockets {
 
   /** The `ws` server every socket is accepted on (made on first use). */
   get server(): WebSocketServer {
-    this.#wss ??= new WebSocketServer({ noServer: true, maxPayload: this.#app.config.WS_MAX_PAYLOAD });
+    this.#wss ??= new WebSocketServer({ noServer: true, maxPayload: this.#fluid.config.WS_MAX_PAYLOAD });
     return this.#wss;
+  }
+
+  /**
+   * Takes an upgrade whose path is a socket route of the app or an Additive (others: `false`).
+   * While the app closes it answers 503; otherwise the app mixes first, then `accept` runs.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const fluid = this.#fluid;
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    let match = fluid.ws.match(pathname);
+    for (const a of fluid.additives.values()) match ??= a.ws.match(pathname);
+    if (!match) return false;
+    if (fluid.closing) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return true;
+    }
+    const found = match;
+    fluid.mix().then(
+      () => this.accept(req, socket, head, found),
+      () => socket.destroy(),
+    );
+    return true;
   }
 
   /** Accepts an upgrade for a matched route: hooks, guards, then the route handler. */
   accept(req: IncomingMessage, socket: Duplex, head: Buffer, match: WsMatch): void {
-    const ctx = this.#app.koa.createContext(req, new ServerResponse(req)) as unknown as FluidContext;
+    const ctx = this.#fluid.koa.createContext(req, new ServerResponse(req)) as unknown as FluidContext;
     ctx.params = match.params;
     ctx._matchedRouteName = match.name;
-    const accepting = acceptUpgrade({ wss: this.server, req, socket, head, match, ctx, hooks: this.#hooks, logger: this.#app.logger });
+    const accepting = acceptUpgrade({ wss: this.server, req, socket, head, match, ctx, hooks: this.#hooks, logger: this.#fluid.logger });
     this.#pending.add(accepting);
     void accepting.finally(() => this.#pending.delete(accepting));
   }
@@ -89,4 +111,20 @@ export class Sockets {
     );
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   }
+}
+
+/**
+ * The sockets plugin: `fluid.sockets`, the websocket routes served, sockets closed with 1001
+ * when the app closes. Registers the events plugin first when the app has none.
+ */
+export function sockets(): Plugin {
+  return {
+    name: 'sockets',
+    register(fluid) {
+      if (!fluid.plugins.has('events')) fluid.plugin(events());
+      Object.defineProperty(fluid, 'sockets', { value: new Sockets(fluid), enumerable: true });
+    },
+    upgrade: (fluid, req, socket, head) => fluid.sockets.upgrade(req, socket, head),
+    stop: (fluid) => fluid.sockets.close(),
+  };
 }

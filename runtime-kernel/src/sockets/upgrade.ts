@@ -7,10 +7,10 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { HttpError, type Logger } from '../errors/index.js';
-import type { FluidContext } from '../context.js';
+import { HttpError, type Logger } from '../core/errors.js';
+import type { FluidContext } from '../core/context.js';
 import { runWithContext } from './context.js';
-import type { WsMatch } from './router.js';
+import type { WsMatch } from '../core/ws-router.js';
 
 /**
  * Runs on every upgrade request before the route's guards (e.g. auth resolving the signed-in user

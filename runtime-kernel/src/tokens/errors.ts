@@ -1,5 +1,5 @@
 /** The error a bearer token that does not verify raises (the reference's `InvalidTokenError`). */
-import { HttpError } from '../errors/index.js';
+import { HttpError } from '../core/errors.js';
 
 /** A bearer token was malformed, unsigned, expired, signed by an unknown key, or named a bad `sub`. */
 export class InvalidTokenError extends HttpError {

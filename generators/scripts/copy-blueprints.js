@@ -1,0 +1,13 @@
+// @ts-check
+/**
+ * Copies the repository's blueprints/ into this package (generators/blueprints/, gitignored), so
+ * the published @fw/cli ships them. In a checkout the CLI keeps reading the repository's own
+ * blueprints/ (package-info.ts), so editing a blueprint needs no rebuild.
+ */
+import { cp, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const from = fileURLToPath(new URL('../../blueprints', import.meta.url));
+const to = fileURLToPath(new URL('../blueprints', import.meta.url));
+await rm(to, { recursive: true, force: true });
+await cp(from, to, { recursive: true });

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseCommandArgs } from '../cli/args.js';
+import { CliError } from '../cli/errors.js';
+import type { CommandIO } from '../cli/io.js';
+import { findProjectRoot } from '../project.js';
+
+/** Usage text of `fw build`. */
+export const help = `Usage: fw build
+
+Builds the app for production, so \`npm start\` runs plain JavaScript with production
+dependencies only:
+  1. compiles the server code (fluid/, additives/) with the project's TypeScript and
+     tsconfig.build.json into dist/ (dist/fluid/server.js is the entry);
+  2. copies every other file of those folders (templates, static files, manifest.json) next to
+     the compiled modules, so each module finds what it reads beside itself;
+  3. type-checks and builds every Vite workspace (npm run check / build --workspaces).
+dist/ is emptied first, so nothing deleted from the sources survives there.
+
+Options:
+  -h, --help    show this help`;
+
+/** The build configuration and output folder, relative to the project root. */
+export const BUILD_CONFIG = 'tsconfig.build.json';
+export const OUT_DIR = 'dist';
+/** The folders of server code `fw build` mirrors into {@link OUT_DIR}. */
+export const SOURCE_DIRS = ['fluid', 'additives'] as const;
+
+const COMPILED = /\.(?:ts|tsx|mts|cts)$/;
+const TEST = /\.test\.[cm]?[jt]sx?$/;
+
+/** What {@link buildProject} did. */
+export interface BuildResult {
+  /** Files copied next to the compiled modules (project-relative source paths). */
+  copied: string[];
+  /** Whether the project has Vite workspaces (their check and build ran). */
+  frontend: boolean;
+}
+
+/** Runs a command in `cwd` with the output passed through; rejects naming it (as `label`) on failure. */
+function step(command: string, args: string[], cwd: string, io: CommandIO, label = [command, ...args].join(' ')): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: io.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => io.stdout.write(chunk));
+    child.stderr.on('data', (chunk: Buffer) => io.stderr.write(chunk));
+    child.on('error', (error) => reject(new CliError(`fw build: cannot run ${command}: ${error.message}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new CliError(`fw build: "${label}" failed (${signal ?? `exit ${code}`}) in ${cwd}.`));
+    });
+  });
+}
+
+/**
+ * The files under `dir` (project-relative) that are not compiled: everything but TypeScript
+ * sources, tests, Vite workspaces (`frontend/` of the app and of each Additive: Vite builds those)
+ * and `node_modules`.
+ */
+async function assets(root: string, dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const child = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        const workspace = entry.name === 'frontend' && (rel === 'fluid' || /^additives\/[^/]+$/.test(rel));
+        if (!workspace && entry.name !== 'node_modules') await walk(child);
+      } else if (entry.isFile() && !COMPILED.test(entry.name) && !TEST.test(entry.name)) {
+        found.push(child);
+      }
+    }
+  };
+  await walk(dir);
+  return found;
+}
+
+/** The project's own `tsc` (its `typescript` devDependency), so the build uses the version the app pins. */
+function projectTsc(root: string): string {
+  try {
+    return createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    throw new CliError(`fw build: typescript is not installed in ${root}; run "npm install" (the build needs the devDependencies).`);
+  }
+}
+
+/** Builds the project at `root` (see {@link help}). */
+export async function buildProject(root: string, io: CommandIO): Promise<BuildResult> {
+  if (!existsSync(path.join(root, BUILD_CONFIG))) {
+    throw new CliError(`fw build: ${BUILD_CONFIG} not found in ${root}; it tells TypeScript what to compile into ${OUT_DIR}/ (run "fw generate" to restore it).`);
+  }
+  const tsc = projectTsc(root);
+  await rm(path.join(root, OUT_DIR), { recursive: true, force: true });
+  await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io, `tsc -p ${BUILD_CONFIG}`);
+
+  const copied = (await Promise.all(SOURCE_DIRS.map((dir) => assets(root, dir)))).flat();
+  for (const file of copied) {
+    const target = path.join(root, OUT_DIR, file);
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(path.join(root, file), target);
+  }
+
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { workspaces?: unknown };
+  const frontend = Array.isArray(pkg.workspaces) && pkg.workspaces.length > 0;
+  if (frontend) {
+    // What the kernel's production boot would otherwise do: the devDependencies that Vite needs
+    // are gone after `npm ci --omit=dev`, so the frontend is built here, once.
+    for (const script of ['check', 'build']) await step('npm', ['run', script, '--workspaces', '--if-present'], root, io);
+  }
+  return { copied, frontend };
+}
+
+/** `fw build`. Returns the exit code. */
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('fw build', argv, { help: { type: 'boolean', short: 'h' } });
+  if (values.help) {
+    io.stdout.write(`${help}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new CliError(`fw build: unexpected argument ${positionals.join(' ')}. Run "fw build --help" for usage.`);
+  const root = await findProjectRoot(io.cwd);
+  const result = await buildProject(root, io);
+  io.stdout.write(
+    `fw build: compiled ${SOURCE_DIRS.join('/ and ')}/ into ${OUT_DIR}/, copied ${result.copied.length} other file${result.copied.length === 1 ? '' : 's'} beside them` +
+      `${result.frontend ? ', built the Vite workspaces' : ''}.\nStart it with: npm start (node ${OUT_DIR}/fluid/server.js)\n`,
+  );
+  return 0;
+}

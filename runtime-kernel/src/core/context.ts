@@ -1,0 +1,59 @@
+/**
+ * The request context every fw handler receives: Koa's context extended with the app (`fluid`),
+ * `render`, `urlFor`, `clientAddress` and the route `params`.
+ *
+ * Plugins add their own fields by declaration merging, e.g. the i18n plugin:
+ *
+ * ```ts
+ * declare module '@fw/kernel' {
+ *   interface FluidContextExtensions { readonly locale: string }
+ * }
+ * ```
+ */
+import type Koa from 'koa';
+import type { Markup } from './markup.js';
+import type { TemplateData } from './templates.js';
+import type { UrlForOptions, UrlParams } from './url.js';
+
+/**
+ * The app as handlers, hooks and plugins see it: `FluidCore` with every plugin's fields
+ * (core/fluid.ts makes it extend `FluidCore`; it is declared here so that the modules the app
+ * object is built from need not import it, which keeps the core free of import cycles).
+ */
+export interface FluidApp {}
+
+/** `ctx.state`: free-form per-request data shared by middleware and handlers. */
+export interface FluidState {
+  [key: string]: unknown;
+}
+
+/** What fw adds to Koa's context (plugins merge their fields into this interface). */
+export interface FluidContextExtensions {
+  /** The application serving this request. */
+  readonly fluid: FluidApp;
+  /** Renders a template (app templates override additives' and the kernel's) as `Markup`. */
+  render(template: string, data?: TemplateData): Markup;
+  /** Builds the URL of a named route; see `FluidCore#urlFor`. */
+  urlFor(name: string, params?: UrlParams, options?: UrlForOptions): string;
+  /** The real client address (peer, or X-Forwarded-For from a trusted proxy; see docs/rate-limits.md). */
+  readonly clientAddress: string;
+  /** Route parameters of the matched route. */
+  params: Record<string, string>;
+  /** Name of the matched route, when it has one. */
+  _matchedRouteName?: string | undefined;
+}
+
+/** The context a handler, hook or middleware gets. */
+export type FluidContext = Koa.ParameterizedContext<FluidState, FluidContextExtensions>;
+
+/** Calls the rest of the middleware chain. */
+export type Next = () => Promise<unknown>;
+
+/**
+ * A route handler or middleware. It may return the body: an object (JSON), a string (HTML or
+ * text), `Markup` (HTML), a Buffer or a stream. Returning `undefined` leaves `ctx.body` as set.
+ */
+export type Handler = (ctx: FluidContext, next: Next) => unknown;
+
+/** Koa middleware on fw's context. */
+export type FluidMiddleware = Koa.Middleware<FluidState, FluidContextExtensions>;

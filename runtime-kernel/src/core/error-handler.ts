@@ -1,0 +1,95 @@
+/**
+ * The outermost request middleware: turns a thrown error into an answer.
+ *
+ * - `HttpError` (or any error carrying an exposed 4xx `status`, like Koa's `ctx.throw`) → its
+ *   status and headers; API and JSON callers get `{ error, code? }`, others the message as text.
+ * - anything else → 500, logged with its stack through the logger; the client never sees it.
+ */
+import type { FluidContext, FluidMiddleware } from './context.js';
+import { defaultMessage, HttpError, type Logger } from './errors.js';
+
+/** True when the caller should get JSON: an `/api` path, or an `Accept` that prefers JSON to HTML. */
+export function wantsJson(ctx: FluidContext): boolean {
+  if (ctx.path === '/api' || ctx.path.startsWith('/api/')) return true;
+  return ctx.accepts('json', 'html') === 'json';
+}
+
+interface Answer {
+  status: number;
+  message: string;
+  code: string | undefined;
+  headers: Record<string, string>;
+}
+
+function answerFor(err: unknown): Answer | undefined {
+  if (err instanceof HttpError) {
+    return {
+      status: err.status,
+      message: err.expose ? err.message : defaultMessage(err.status),
+      code: err.code,
+      headers: err.headers,
+    };
+  }
+  if (err !== null && typeof err === 'object') {
+    const e = err as { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown; headers?: unknown };
+    const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const headers = e.headers && typeof e.headers === 'object' ? (e.headers as Record<string, string>) : {};
+      return {
+        status,
+        message: e.expose === true && typeof e.message === 'string' ? e.message : defaultMessage(status),
+        code: undefined,
+        headers,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Answers a thrown error on `ctx` (JSON or text); logs anything that is not a 4xx answer. */
+export function answerError(ctx: FluidContext, err: unknown, logger: Logger): void {
+  let answer = answerFor(err);
+  if (!answer || answer.status >= 500) {
+    logger.error('request failed', {
+      method: ctx.method,
+      path: ctx.path,
+      error: err,
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    answer ??= { status: 500, message: defaultMessage(500), code: undefined, headers: {} };
+  }
+  if (ctx.headerSent || !ctx.writable) return;
+  for (const name of ['Content-Type', 'Content-Length', 'Content-Encoding', 'Content-Disposition', 'ETag', 'Last-Modified']) {
+    ctx.remove(name);
+  }
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.status = answer.status;
+  if (wantsJson(ctx)) {
+    ctx.body = answer.code ? { error: answer.message, code: answer.code } : { error: answer.message };
+  } else {
+    ctx.type = 'text';
+    ctx.body = answer.message;
+  }
+}
+
+/** Gives an error status without a body (no route, 405) a JSON body for JSON callers. */
+export function fillErrorBody(ctx: FluidContext): void {
+  if (ctx.status >= 400 && ctx.body == null && ctx.respond !== false && wantsJson(ctx)) {
+    const status = ctx.status;
+    ctx.body = { error: defaultMessage(status) };
+    ctx.status = status;
+  }
+}
+
+/** The error-handling middleware: `answerError` for thrown errors, then `fillErrorBody`. */
+export function errorHandler(logger: Logger): FluidMiddleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      answerError(ctx, err, logger);
+      return;
+    }
+    fillErrorBody(ctx);
+  };
+}

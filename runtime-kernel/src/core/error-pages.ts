@@ -1,0 +1,68 @@
+/**
+ * Styled error pages (`FW_PROCESSING`): an after-request processor that answers an HTML client
+ * with `errors/<status>.html` for 400, 401, 403, 404, 405, 429, 500, 502 and 503.
+ *
+ * JSON responses and other statuses are left alone. Unlike the reference, the headers HTTP needs
+ * (`WWW-Authenticate`, `Retry-After`, `Allow`, `RateLimit-*`) and `Set-Cookie` are kept on the
+ * styled page.
+ */
+import type { FluidContext } from './context.js';
+import type { AfterRequestProcessor, BufferedResponse } from './processors.js';
+import type { Markup } from './markup.js';
+import { defaultMessage } from './errors.js';
+
+/** Statuses that get a styled page. */
+export const STYLED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 429, 500, 502, 503]);
+
+/** Headers of the replaced response that the styled page keeps. */
+export const KEPT_HEADERS: readonly string[] = [
+  'www-authenticate',
+  'retry-after',
+  'set-cookie',
+  'allow',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+  'ratelimit',
+];
+
+/** Data every `errors/<status>.html` template gets. */
+export interface ErrorPageData {
+  [key: string]: unknown;
+  status: number;
+  /** The reason phrase, e.g. `Not Found`. */
+  title: string;
+  /** A short explanation: the response's own text for a 4xx, otherwise the reason phrase. */
+  message: string;
+}
+
+/** True when the client accepts HTML rather than JSON. */
+export function acceptsHtml(ctx: FluidContext): boolean {
+  return ctx.accepts('json', 'html') === 'html';
+}
+
+function isJson(res: BufferedResponse): boolean {
+  if (res.type.includes('json')) return true;
+  return res.body !== null && typeof res.body === 'object' && !Buffer.isBuffer(res.body) && res.type === '';
+}
+
+function messageOf(res: BufferedResponse): string {
+  if (res.status < 500 && typeof res.body === 'string' && res.type.startsWith('text/plain') && res.body.length <= 300) {
+    return res.body;
+  }
+  return defaultMessage(res.status);
+}
+
+/** The styled-error-page processor; `render` renders a template name with data. */
+export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup): AfterRequestProcessor {
+  return (res, ctx) => {
+    if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx)) return undefined;
+    const html = render(`errors/${res.status}.html`, {
+      status: res.status,
+      title: defaultMessage(res.status),
+      message: messageOf(res),
+    });
+    return { status: res.status, body: html.toString(), type: 'html', keepHeaders: KEPT_HEADERS };
+  };
+}

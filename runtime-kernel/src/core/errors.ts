@@ -1,0 +1,127 @@
+/**
+ * Errors and logging: the kernel's shared vocabulary for failure.
+ *
+ * Every concern throws one of these classes so that callers can tell a framework fault
+ * (`FrameworkException`) from an HTTP answer (`HttpError`) without string matching.
+ */
+
+/** A fault of the framework or its configuration (the reference's `FrameworkException`). */
+export class FrameworkException extends Error {
+  override name = 'FrameworkException';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** One problem found while loading the config. */
+export interface ConfigErrorProblem {
+  /** Where the value came from: `fw.json`, `app_configs/<app>.ini`, `environment`, `overrides`. */
+  readonly source: string | undefined;
+  /** The key path, e.g. `APP_FRONTEND.type`. */
+  readonly path: string;
+  /** The full line, e.g. `fw.json: APP_FRONTEND.type: got "x"; expected one of none, htmx, vite`. */
+  readonly line: string;
+}
+
+/** Bad or missing configuration (thrown when the config of an app cannot be loaded); the message lists every problem. */
+export class ConfigError extends FrameworkException {
+  override name = 'ConfigError';
+  /** Every problem, in order. */
+  readonly problems: readonly ConfigErrorProblem[];
+  constructor(message: string, problems: readonly ConfigErrorProblem[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.problems = problems;
+  }
+}
+
+/** Extra fields an `HttpError` carries into the response. */
+export interface HttpErrorOptions {
+  /** Machine-readable code for API callers, e.g. `EMAIL_NOT_VERIFIED`. */
+  code?: string;
+  /** Headers the response must keep (e.g. `WWW-Authenticate`, `Retry-After`). */
+  headers?: Record<string, string>;
+  /** Underlying error, never shown to the client. */
+  cause?: unknown;
+  /** Whether `message` may be shown to the client. Defaults to true below 500. */
+  expose?: boolean;
+}
+
+/**
+ * An HTTP answer raised from anywhere in a request (the reference's `HTTPException`).
+ * The kernel turns it into a JSON body `{ error, code? }`, or a styled page for HTML clients.
+ */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly headers: Record<string, string>;
+  readonly expose: boolean;
+  constructor(status: number, message?: string, options: HttpErrorOptions = {}) {
+    super(message ?? defaultMessage(status), { cause: options.cause });
+    this.status = status;
+    this.code = options.code;
+    this.headers = options.headers ?? {};
+    this.expose = options.expose ?? status < 500;
+  }
+}
+
+const MESSAGES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/** The standard reason phrase for a status, or `HTTP <status>`. */
+export function defaultMessage(status: number): string {
+  return MESSAGES[status] ?? `HTTP ${status}`;
+}
+
+/** Fields attached to a log line. */
+export type LogFields = Record<string, unknown>;
+
+/** The framework logger every concern reports through. */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+/** Log levels in increasing severity. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+/**
+ * A logger writing one line per record to stderr: `level message {json fields}`.
+ * `FW_LOG_LEVEL` (debug|info|warn|error|silent) sets the threshold; the default is `info`.
+ */
+export function createLogger(
+  level: LogLevel = (process.env.FW_LOG_LEVEL as LogLevel | undefined) ?? 'info',
+  write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
+): Logger {
+  const threshold = ORDER[level] ?? ORDER.info;
+  const emit = (lvl: Exclude<LogLevel, 'silent'>) => (message: string, fields?: LogFields) => {
+    if (ORDER[lvl] < threshold) return;
+    write(fields && Object.keys(fields).length ? `${lvl} ${message} ${safeJson(fields)}` : `${lvl} ${message}`);
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) =>
+      v instanceof Error ? { name: v.name, message: v.message } : v,
+    );
+  } catch {
+    return '"[unserialisable]"';
+  }
+}

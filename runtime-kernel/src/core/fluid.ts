@@ -1,0 +1,492 @@
+/**
+ * `FluidCore`: the application object (the reference's app "fluid") without any plugin.
+ *
+ * It loads and validates the config at construction, carries the routers (`app` at `/`, `api` at
+ * `/api`, the socket route table `ws` at `/ws`), the request and lifecycle hooks, the Additives,
+ * the templates, the after-request processors and the plugins, and builds the Koa stack in
+ * `mix()`:
+ *
+ *   errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
+ *
+ * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { join } from 'node:path';
+import Koa from 'koa';
+import type { Config, ProjectConfig } from '@fw/schemas';
+import { Additive } from './additive.js';
+import { setBody } from './body.js';
+import { clientAddress } from './client-address.js';
+import { loadConfigDetails } from './config.js';
+import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState } from './context.js';
+import { answerError, fillErrorBody } from './error-handler.js';
+import { errorPageProcessor } from './error-pages.js';
+import { createLogger, FrameworkException, type Logger } from './errors.js';
+import { escape, type Markup } from './markup.js';
+import { STAGES, type Plugin, type Stage } from './plugin.js';
+import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
+import { HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
+import { KERNEL_STATIC_DIR, KERNEL_STATIC_PREFIX, KERNEL_TEMPLATES_DIR, serveMounts, type StaticMount } from './static.js';
+import { TemplateEngine, type TemplateData } from './templates.js';
+import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
+import { WsRouter } from './ws-router.js';
+
+declare module './context.js' {
+  // `ctx.fluid`, hooks and plugins see the app object with every plugin's fields.
+  interface FluidApp extends FluidCore {}
+}
+
+/** Options of `new Fluid()` / `new FluidCore()`. */
+export interface FluidOptions {
+  /**
+   * The project root (the folder holding `fw.json`), as a path or `file:` URL. A folder inside
+   * the project works too (an app compiled to `dist/fluid/`): the nearest `fw.json` above it wins.
+   */
+  root: string | URL;
+  /** Which `app_configs/<app>.ini` to read; default `FW_APP`, then the project `name`. */
+  app?: string;
+  /** Config values that win over every file and the environment (e.g. in tests). */
+  config?: Readonly<Record<string, unknown>>;
+  /** Environment to read config from; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Logger; default one line per record on stderr, level from `FW_LOG_LEVEL`. */
+  logger?: Logger;
+}
+
+/** A startup or shutdown hook. */
+export type LifecycleHook = (fluid: FluidCore) => unknown;
+
+/** The app's after-request hook: gets the real (Koa) response of every request. */
+export type AfterRequestHook = (response: Koa.Response, ctx: FluidContext) => unknown;
+
+/** A Node request listener. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The application object without plugins; see the module comment. */
+export class FluidCore {
+  /** The project root folder. */
+  readonly root: string;
+  /** The app name (which `app_configs/<name>.ini` was read). */
+  readonly name: string;
+  /** The validated runtime config. */
+  readonly config: Config;
+  /** The validated `fw.json`. */
+  readonly project: ProjectConfig;
+  /** The framework logger. */
+  readonly logger: Logger;
+  /** HTTP routes at `/`. */
+  readonly app: HttpRouter;
+  /** HTTP routes at `/api`. */
+  readonly api: HttpRouter;
+  /** Websocket routes at `/ws` (served by the sockets plugin). */
+  readonly ws: WsRouter;
+  /** Every named route (app, api, ws and Additives), for `urlFor`. */
+  readonly routes = new RouteTable();
+  /** The template engine (app templates override Additives', which override the kernel's). */
+  readonly templates: TemplateEngine;
+  /** The after-request processors (`FW_PROCESSING` registers the styled error pages). */
+  readonly processors = new ProcessorRegistry();
+  /** The underlying Koa application. */
+  readonly koa: Koa<FluidState, FluidContextExtensions>;
+
+  readonly #plugins = new Map<string, Plugin>();
+  readonly #additives = new Map<string, Additive>();
+  readonly #startup: LifecycleHook[] = [];
+  readonly #shutdown: LifecycleHook[] = [];
+  readonly #before: BeforeRequestHook[] = [];
+  readonly #after: AfterRequestHook[] = [];
+  readonly #stages: Record<Stage, FluidMiddleware[]> = { first: [], context: [], app: [], fallback: [] };
+  readonly #mounts: StaticMount[] = [];
+  readonly #servers = new Set<Server>();
+  #mixing: Promise<void> | undefined;
+  #mixed = false;
+  #frozen = false;
+  #closing: Promise<void> | undefined;
+  #listener: RequestListener | undefined;
+
+  constructor(options: FluidOptions) {
+    if (!options || options.root === undefined) throw new FrameworkException('new Fluid(): options.root (the project root) is required');
+    this.logger = options.logger ?? createLogger();
+    const loaded = loadConfigDetails({ root: options.root, app: options.app, overrides: options.config, env: options.env, search: true });
+    this.root = loaded.root;
+    this.name = loaded.app;
+    this.config = loaded.config;
+    this.project = loaded.project;
+    this.app = new HttpRouter({ prefix: '', mount: 'app' });
+    this.api = new HttpRouter({ prefix: '/api', mount: 'api' });
+    this.ws = new WsRouter({ prefix: '/ws', mount: 'ws' });
+    for (const r of [this.app, this.api, this.ws]) r.attach(this.routes);
+    this.templates = new TemplateEngine([join(this.root, 'fluid', 'templates'), KERNEL_TEMPLATES_DIR]);
+    this.templates.reload = this.config.DEBUG; // development: edited templates show on the next render
+    this.#registerHelpers();
+    if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d)));
+    this.#mounts.push({ prefix: KERNEL_STATIC_PREFIX, dir: KERNEL_STATIC_DIR }, { prefix: '/static', dir: join(this.root, 'fluid', 'static') });
+
+    this.koa = new Koa<FluidState, FluidContextExtensions>({ proxy: false });
+    this.koa.silent = true;
+    this.koa.on('error', (err: unknown) => this.logger.error('response failed', { error: err }));
+    this.#extendContext();
+  }
+
+  /**
+   * Registers a plugin (see `Plugin`): its `register` hook runs now, its other hooks in `mix()`
+   * and `close()`. Plugins are registered before the app starts; a name is registered once.
+   */
+  plugin(plugin: Plugin): this {
+    if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw new FrameworkException('fluid.plugin(): a plugin needs a non-empty name');
+    if (this.#plugins.has(plugin.name)) throw new FrameworkException(`fluid.plugin(): a plugin named '${plugin.name}' is already registered`);
+    if (this.#mixing) throw new FrameworkException(`fluid.plugin('${plugin.name}'): register plugins before the app starts`);
+    plugin.register?.(this); // plugins it registers itself (its dependencies) come first
+    this.#plugins.set(plugin.name, plugin);
+    return this;
+  }
+
+  /** The registered plugins, by name, in registration order. */
+  get plugins(): ReadonlyMap<string, Plugin> {
+    return this.#plugins;
+  }
+
+  /** Registers a hook run before every request; returning a value answers with it. */
+  beforeRequest(hook: BeforeRequestHook): this {
+    this.#checkOpen('beforeRequest');
+    this.#before.push(hook);
+    return this;
+  }
+
+  /** Registers a hook run after every request with the real response (`ctx.response`). */
+  afterRequest(hook: AfterRequestHook): this {
+    this.#checkOpen('afterRequest');
+    this.#after.push(hook);
+    return this;
+  }
+
+  /**
+   * Registers Koa middleware at a stage of the request stack (see `Stage`). The default stage,
+   * `app`, wraps every routed request: after the static files and before the request hooks and
+   * routers, inside the error handler (sessions and CSRF live there). Within a stage, middleware
+   * runs in registration order. Frozen once the app has started, like the request hooks.
+   */
+  use(middleware: FluidMiddleware, stage: Stage = 'app'): this {
+    this.#checkOpen('use');
+    if (typeof middleware !== 'function') throw new FrameworkException('fluid.use(): middleware must be a function');
+    if (!STAGES.includes(stage)) throw new FrameworkException(`fluid.use(): unknown stage ${JSON.stringify(stage)}; expected one of ${STAGES.join(', ')}`);
+    this.#stages[stage].push(middleware);
+    return this;
+  }
+
+  /**
+   * Serves static files under `prefix`: the files of a folder (`{ dir }`) or a middleware of its
+   * own. Every mount shares one dispatcher; the longest matching prefix wins. Frozen once the
+   * app has started.
+   */
+  mountStatic(prefix: string, source: { dir: string } | { middleware: FluidMiddleware }): this {
+    this.#checkOpen('mountStatic');
+    this.#mounts.push({ prefix, ...source });
+    return this;
+  }
+
+  /** Registers a hook run once, when the app is mixed (before it serves its first request). */
+  onStartup(hook: LifecycleHook): this {
+    this.#startup.push(hook);
+    return this;
+  }
+
+  /** Registers a hook run once, when the app is closed. */
+  onShutdown(hook: LifecycleHook): this {
+    this.#shutdown.push(hook);
+    return this;
+  }
+
+  /** Registers an after-request processor (see `ProcessorRegistry`). */
+  processor(processor: AfterRequestProcessor): this {
+    this.processors.add(processor);
+    return this;
+  }
+
+  /**
+   * Registers an Additive: its routes join the route table now, its templates the lookup, its
+   * static folder is served at `/<name>/static`; its `beforeEnable` hooks run in `mix()`, right
+   * before its routes are mounted.
+   */
+  additive(additive: Additive): this {
+    if (!(additive instanceof Additive)) throw new FrameworkException('fluid.additive(): expected an Additive instance');
+    if (this.#additives.has(additive.name)) throw new FrameworkException(`Additive '${additive.name}' is already registered`);
+    if (this.#mixing) throw new FrameworkException(`fluid.additive('${additive.name}'): register Additives before the app starts`);
+    for (const r of [additive.api, additive.app, additive.ws]) r.attach(this.routes);
+    this.#additives.set(additive.name, additive);
+    this.templates.addDirectory(additive.templatesDir, this.templates.directories.length - 1);
+    this.#mounts.push({ prefix: `/${additive.name}/static`, dir: additive.staticDir });
+    return this;
+  }
+
+  /** The registered Additives, by name. */
+  get additives(): ReadonlyMap<string, Additive> {
+    return this.#additives;
+  }
+
+  /** The HTTP routers in dispatch order: `api`, each Additive's `api` and `app`, then `app`. */
+  get routers(): readonly HttpRouter[] {
+    const routers: HttpRouter[] = [this.api];
+    for (const a of this.#additives.values()) routers.push(a.api, a.app);
+    routers.push(this.app);
+    return routers;
+  }
+
+  /** True once `mix()` has completed. */
+  get mixed(): boolean {
+    return this.#mixed;
+  }
+
+  /** True once `close()` has been called. */
+  get closing(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  /**
+   * Starts the plugins, runs every Additive's `beforeEnable` and the startup hooks, and builds
+   * the Koa stack, once. Every later call returns the same promise. Called by `callback()`,
+   * `listen()` and `serve()`.
+   */
+  mix(): Promise<void> {
+    this.#mixing ??= this.#doMix();
+    return this.#mixing;
+  }
+
+  /**
+   * A Node request listener serving the app. The app mixes on the first request, so the
+   * startup hooks run under any server (`http.createServer(fluid.callback())`).
+   */
+  callback(): RequestListener {
+    return (req, res) => {
+      const listener = this.#listener;
+      if (listener) return listener(req, res);
+      this.mix().then(
+        () => this.#listener!(req, res),
+        (err: unknown) => {
+          this.logger.error('app failed to start', { error: err });
+          res.statusCode = 500;
+          res.end('Internal Server Error');
+        },
+      );
+    };
+  }
+
+  /**
+   * Offers a websocket upgrade to the plugins (the sockets plugin serves the `ws` routes); one
+   * nobody takes is answered 404.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    for (const plugin of this.#plugins.values()) if (plugin.upgrade?.(this, req, socket, head)) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  }
+
+  /** Mixes the app and starts an HTTP server (default `PORT`/`HOST` from the config). */
+  async listen(port: number = this.config.PORT, host: string = this.config.HOST): Promise<Server> {
+    if (this.#closing) throw new FrameworkException('fluid.listen(): the app is closed');
+    await this.mix();
+    const server = createServer(this.callback());
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.handleUpgrade(req, socket, head));
+    await new Promise<void>((resolve, reject) => {
+      const fail = (err: NodeJS.ErrnoException) =>
+        reject(new FrameworkException(`Cannot listen on ${host}:${port}: ${err.code ?? err.message}`, { cause: err }));
+      server.once('error', fail);
+      server.listen(port, host, () => {
+        server.off('error', fail);
+        resolve();
+      });
+    });
+    this.#servers.add(server);
+    return server;
+  }
+
+  /**
+   * Stops the plugins' long-lived connections, the servers it started (in-flight requests
+   * finish), runs the shutdown hooks once (when the app was mixed), then closes the plugins.
+   * Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#doClose();
+    return this.#closing;
+  }
+
+  /**
+   * The URL of a named route. Additive routes are named `<additive>.<route>`. Params the path
+   * does not use go to the query string; `external: true` prefixes `BASE_URL`.
+   */
+  urlFor(name: string, params?: UrlParams, options?: UrlForOptions): string {
+    return this.routes.url(name, params, options, this.config.BASE_URL);
+  }
+
+  /** Renders a template, in or out of a request. */
+  render(template: string, data: TemplateData = {}): Markup {
+    return this.templates.render(template, data);
+  }
+
+  /** URL of a static file: the app's (`/static/...`), an Additive's, or the kernel's (`fluid`). */
+  staticUrl(path: string, surface?: string): string {
+    const clean = encodeURI(path.replace(/^\/+/, ''));
+    if (!surface) return `/static/${clean}`;
+    if (surface === 'fluid') return `${KERNEL_STATIC_PREFIX}/${clean}`;
+    if (!this.#additives.has(surface)) throw new FrameworkException(`static: no Additive named '${surface}'`);
+    return `/${surface}/static/${clean}`;
+  }
+
+  async #doMix(): Promise<void> {
+    for (const plugin of this.#plugins.values()) await plugin.start?.(this); // e.g. events: hooks below may trigger
+    for (const a of this.#additives.values()) for (const hook of a.enableHooks) await hook(this);
+    for (const hook of this.#startup) await hook(this);
+    for (const plugin of this.#plugins.values()) await plugin.build?.(this);
+    this.#checkSocketsServed();
+    // The stack is built once every hook has run, so hooks may still add routes and hooks.
+    const koa = this.koa;
+    const { logger, processors } = this;
+    koa.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (err) {
+        answerError(ctx, err, logger);
+      }
+      fillErrorBody(ctx);
+      if (processors.size > 0) await processors.run(ctx, logger);
+    });
+    this.#frozen = true;
+    const stages = this.#stages;
+    for (const mw of stages.first) koa.use(mw);
+    koa.use(serveMounts(this.#mounts));
+    for (const mw of stages.context) koa.use(mw);
+    for (const mw of stages.app) koa.use(mw);
+    if (this.#before.length > 0 || this.#after.length > 0) koa.use(this.#hooksMiddleware());
+    const routers = this.routers;
+    for (const r of routers) {
+      const mw = r.dispatcher();
+      if (mw) koa.use(mw);
+    }
+    for (const mw of stages.fallback) koa.use(mw);
+    koa.use(methodNotAllowed(() => routers));
+    this.#listener = koa.callback() as RequestListener; // requests wait in callback() until now
+    this.#mixed = true;
+  }
+
+  async #doClose(): Promise<void> {
+    const errors: unknown[] = [];
+    const plugins = [...this.#plugins.values()];
+    // Sockets first: an upgraded connection would keep its HTTP server from closing.
+    for (const plugin of plugins) await plugin.stop?.(this);
+    await Promise.all([...this.#servers].map((s) => stopServer(s)));
+    this.#servers.clear();
+    if (this.#mixing) {
+      await this.#mixing.catch(() => undefined);
+      for (const hook of this.#shutdown) {
+        try {
+          await hook(this);
+        } catch (err) {
+          errors.push(err);
+          this.logger.error('shutdown hook failed', { error: err });
+        }
+      }
+    }
+    for (const plugin of plugins.reverse()) {
+      try {
+        await plugin.close?.(this);
+      } catch (err) {
+        errors.push(err);
+        this.logger.error(`plugin '${plugin.name}' failed to close`, { error: err });
+      }
+    }
+    if (errors.length) throw new FrameworkException(`${errors.length} shutdown hook(s) failed`, { cause: errors[0] });
+  }
+
+  /** Websocket routes need a plugin that accepts upgrades (the sockets plugin); say so at start. */
+  #checkSocketsServed(): void {
+    if ([...this.#plugins.values()].some((p) => p.upgrade)) return;
+    const routes = [this.ws, ...[...this.#additives.values()].map((a) => a.ws)].flatMap((r) => r.routes);
+    if (routes.length > 0) {
+      throw new FrameworkException(
+        `websocket route '${routes[0]!.name}' (${routes[0]!.path}) has no plugin to serve it: register the sockets plugin ` +
+          '(fluid.plugin(sockets()) from @fw/kernel/sockets; the Fluid of @fw/kernel has it)',
+      );
+    }
+  }
+
+  #checkOpen(what: string): void {
+    if (this.#frozen) {
+      throw new FrameworkException(`fluid.${what}(): the app has started; register request hooks before (at import or in a startup hook)`);
+    }
+  }
+
+  #hooksMiddleware(): FluidMiddleware {
+    const before = this.#before;
+    const after = this.#after;
+    return async (ctx, next) => {
+      let answered = false;
+      for (const hook of before) {
+        const early = await hook(ctx);
+        if (early !== undefined) {
+          setBody(ctx, early); // answered early: the routes are skipped, the after hooks still run
+          answered = true;
+          break;
+        }
+      }
+      if (!answered) await next();
+      for (const hook of after) await hook(ctx.response, ctx);
+    };
+  }
+
+  #extendContext(): void {
+    const fluid = this;
+    const config = this.config;
+    Object.defineProperties(this.koa.context, {
+      fluid: { value: fluid, enumerable: false },
+      render: {
+        value(template: string, data?: TemplateData): Markup {
+          return fluid.render(template, data);
+        },
+      },
+      urlFor: {
+        value(name: string, params?: UrlParams, options?: UrlForOptions): string {
+          return fluid.urlFor(name, params, options);
+        },
+      },
+      clientAddress: {
+        get(this: FluidContext): string {
+          return clientAddress(this as unknown as Koa.Context, config);
+        },
+      },
+    });
+  }
+
+  #registerHelpers(): void {
+    this.templates.registerHelper('url_for', (name: unknown, ...rest: unknown[]) => {
+      const options = rest[rest.length - 1] as { hash?: Record<string, unknown> } | undefined;
+      if (typeof name !== 'string') throw new FrameworkException('{{url_for}} needs a route name, e.g. {{url_for "home"}}');
+      const params: UrlParams = {};
+      let external = false;
+      for (const [k, v] of Object.entries(options?.hash ?? {})) {
+        if (k === '_external') external = v === true || v === 'true';
+        else if (v !== undefined && v !== null) params[k] = v as string | number | boolean;
+      }
+      return this.urlFor(name, params, { external });
+    });
+    this.templates.registerHelper('static', (path: unknown, ...rest: unknown[]) => {
+      const options = rest[rest.length - 1] as { hash?: Record<string, unknown> } | undefined;
+      if (typeof path !== 'string') throw new FrameworkException('{{static}} needs a file path, e.g. {{static "app.css"}}');
+      const surface = options?.hash?.additive;
+      return this.staticUrl(path, typeof surface === 'string' ? surface : undefined);
+    });
+    this.templates.registerHelper('escape', (value: unknown) => escape(value));
+  }
+}
+
+/** Stops accepting, lets in-flight requests finish (10 s at most), closes idle keep-alives. */
+function stopServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

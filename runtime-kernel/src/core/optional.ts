@@ -1,0 +1,125 @@
+/**
+ * Optional packages: what a subsystem needs only when the app's config uses it (Vite, Tailwind,
+ * the Prisma adapters, nodemailer, ioredis, ...). They are not dependencies of the kernel but
+ * optional peer dependencies: `peerDependencies` + `peerDependenciesMeta` of `@fw/kernel`'s
+ * package.json is the one list, with the version fw is tested with (`^10.6.0` → `10.6.0`).
+ *
+ * Each is loaded on first use, resolved from the app's root (its own `node_modules`, where
+ * `npm install` put it), else from the kernel's own location. A missing one fails with a
+ * `MissingPackageError` naming the package, the feature that needs it and the command that adds it.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { resolve as resolveImport } from 'import-meta-resolve';
+import { FrameworkException } from './errors.js';
+import { KERNEL_DIR } from './static.js';
+
+/** Who needs an optional package: the app's root and the feature (config key or API) that uses it. */
+export interface OptionalUse {
+  /** The app's project root (resolution starts there); default: the kernel's own location only. */
+  readonly root?: string | undefined;
+  /** What needs it, e.g. `CACHE_TYPE=redis` or `mail (fluid.mail, MAIL_*)`. */
+  readonly feature: string;
+}
+
+/** An optional package the running feature needs is not installed. */
+export class MissingPackageError extends FrameworkException {
+  override name = 'MissingPackageError';
+  /** The npm package name, e.g. `nodemailer`. */
+  readonly packageName: string;
+  /** What needs it. */
+  readonly feature: string;
+  /** The command that adds it, e.g. `npm install nodemailer@10.6.0`. */
+  readonly command: string;
+
+  constructor(packageName: string, use: OptionalUse, cause?: unknown) {
+    const command = `npm install ${packageName}@${optionalPackages()[packageName] ?? 'latest'}`;
+    const where = use.root ? ` in ${use.root}` : '';
+    super(`The npm package '${packageName}' is not installed${where}; ${use.feature} needs it. Add it with: ${command}`, { cause });
+    this.packageName = packageName;
+    this.feature = use.feature;
+    this.command = command;
+  }
+}
+
+let versions: Readonly<Record<string, string>> | undefined;
+
+/**
+ * Every optional package of the kernel and the version fw is tested with (read from the kernel's
+ * package.json `peerDependencies`; a range `^1.2.3` gives `1.2.3`).
+ */
+export function optionalPackages(): Readonly<Record<string, string>> {
+  if (!versions) {
+    const pkg = JSON.parse(readFileSync(join(KERNEL_DIR, 'package.json'), 'utf8')) as { peerDependencies?: Record<string, string> };
+    versions = Object.fromEntries(Object.entries(pkg.peerDependencies ?? {}).map(([name, range]) => [name, range.replace(/^[\^~=]/, '')]));
+  }
+  return versions;
+}
+
+const kernelRequire = createRequire(import.meta.url);
+
+/** The package's module for `require`, from the app's root, else the kernel's location. */
+function resolveRequire(name: string, use: OptionalUse): string {
+  if (use.root) {
+    try {
+      return createRequire(resolve(use.root, 'package.json')).resolve(name);
+    } catch {
+      // not in the app: try next to the kernel
+    }
+  }
+  try {
+    return kernelRequire.resolve(name);
+  } catch (err) {
+    throw new MissingPackageError(packageOf(name), use, err);
+  }
+}
+
+/**
+ * Loads an optional CommonJS package synchronously (for constructors that cannot wait, such as
+ * a Redis client). Throws `MissingPackageError` when it is not installed.
+ */
+export function requireOptional<T>(name: string, use: OptionalUse): T {
+  return kernelRequire(resolveRequire(name, use)) as T;
+}
+
+/** The file a package subpath resolves to (e.g. `tailwindcss/index.css`). Throws `MissingPackageError`. */
+export function resolveOptional(name: string, use: OptionalUse): string {
+  return resolveRequire(name, use);
+}
+
+/** Throws `MissingPackageError` unless the package resolves (from the app's root, else the kernel's location). */
+export function assertInstalled(name: string, use: OptionalUse): void {
+  if (use.root && resolvesFrom(name, pathToFileURL(resolve(use.root, 'package.json')).href)) return;
+  if (resolvesFrom(name, import.meta.url)) return;
+  throw new MissingPackageError(packageOf(name), use);
+}
+
+function resolvesFrom(name: string, parent: string): string | undefined {
+  try {
+    return resolveImport(name, parent);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Imports an optional package (ESM resolution, `import` conditions). Throws `MissingPackageError`
+ * when it is not installed; any other failure to load it propagates as it is.
+ */
+export async function importOptional<T>(name: string, use: OptionalUse): Promise<T> {
+  const own = resolvesFrom(name, import.meta.url);
+  const fromRoot = use.root ? resolvesFrom(name, pathToFileURL(resolve(use.root, 'package.json')).href) : undefined;
+  // The kernel's own copy by its bare name (one module instance with any other import of it),
+  // unless the app has a different copy of its own.
+  if (fromRoot && fromRoot !== own) return (await import(fromRoot)) as T;
+  if (own) return (await import(name)) as T;
+  throw new MissingPackageError(packageOf(name), use);
+}
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}

@@ -1,0 +1,125 @@
+/**
+ * After-request processors: functions that see (and may replace) a finished, buffered response.
+ *
+ * The body is looked at only when at least one processor is registered and the response is not
+ * a stream: streaming responses pass through unseen and unbuffered.
+ */
+import { Stream } from 'node:stream';
+import type { FluidContext, FluidMiddleware } from './context.js';
+import type { Logger } from './errors.js';
+
+/** A finished response as a processor sees it. */
+export interface BufferedResponse {
+  /** HTTP status. */
+  readonly status: number;
+  /** Content type (`ctx.type`), e.g. `application/json`; `''` when unset. */
+  readonly type: string;
+  /** The body: a string, a Buffer, a JSON-able object, or `null`. */
+  readonly body: unknown;
+  /** Response headers (lowercase names). */
+  readonly headers: Readonly<Record<string, string | string[] | number | undefined>>;
+}
+
+/** A new response a processor answers with. Headers not listed are dropped, except the kept ones. */
+export interface ReplacementResponse {
+  status: number;
+  body: string | Buffer | object | null;
+  /** Content type, e.g. `html` or `application/json`. */
+  type?: string;
+  /** Headers to set on the new response. */
+  headers?: Record<string, string | string[]>;
+  /** Header names of the old response to carry over (lowercase). */
+  keepHeaders?: readonly string[];
+}
+
+/**
+ * Sees a buffered response; returns a `ReplacementResponse` to replace it, or `undefined` to
+ * leave it as it is.
+ */
+export type AfterRequestProcessor = (
+  response: BufferedResponse,
+  ctx: FluidContext,
+) => ReplacementResponse | undefined | Promise<ReplacementResponse | undefined>;
+
+/** The processors of one app, in registration order. */
+export class ProcessorRegistry {
+  readonly #list: AfterRequestProcessor[] = [];
+
+  /** Registers a processor; registering the same function twice is a no-op. */
+  add(processor: AfterRequestProcessor): void {
+    if (!this.#list.includes(processor)) this.#list.push(processor);
+  }
+
+  /** Removes a processor. */
+  remove(processor: AfterRequestProcessor): void {
+    const i = this.#list.indexOf(processor);
+    if (i >= 0) this.#list.splice(i, 1);
+  }
+
+  /** How many processors are registered. */
+  get size(): number {
+    return this.#list.length;
+  }
+
+  /**
+   * The middleware running the processors after the rest of the stack. With no processor
+   * registered it only calls `next()`.
+   */
+  middleware(logger: Logger): FluidMiddleware {
+    return async (ctx, next) => {
+      await next();
+      await this.run(ctx, logger);
+    };
+  }
+
+  /** Runs the processors on a finished response (nothing for streams or with no processor). */
+  async run(ctx: FluidContext, logger: Logger): Promise<void> {
+    const list = this.#list;
+    if (list.length === 0 || ctx.body instanceof Stream || ctx.respond === false) return;
+    for (const processor of list) {
+      let replacement: ReplacementResponse | undefined;
+      try {
+        const result = processor(new ResponseView(ctx), ctx);
+        replacement = result instanceof Promise ? await result : result;
+      } catch (err) {
+        logger.error('after-request processor failed; response left as it was', { error: err, path: ctx.path });
+        continue;
+      }
+      if (replacement) replace(ctx, replacement);
+    }
+  }
+}
+
+/** A read-only view of the current response; headers are read only when asked for. */
+class ResponseView implements BufferedResponse {
+  readonly #ctx: FluidContext;
+  constructor(ctx: FluidContext) {
+    this.#ctx = ctx;
+  }
+  get status(): number {
+    return this.#ctx.status;
+  }
+  get type(): string {
+    return this.#ctx.type;
+  }
+  get body(): unknown {
+    return this.#ctx.body;
+  }
+  get headers(): Readonly<Record<string, string | string[] | number | undefined>> {
+    return this.#ctx.response.headers;
+  }
+}
+
+function replace(ctx: FluidContext, r: ReplacementResponse): void {
+  const kept: Record<string, string | string[] | number> = {};
+  for (const name of r.keepHeaders ?? []) {
+    const value = ctx.response.headers[name.toLowerCase()];
+    if (value !== undefined) kept[name.toLowerCase()] = value;
+  }
+  for (const name of Object.keys(ctx.response.headers)) ctx.remove(name);
+  ctx.status = r.status;
+  ctx.body = r.body;
+  if (r.type) ctx.type = r.type;
+  for (const [name, value] of Object.entries(kept)) ctx.set(name, typeof value === 'number' ? String(value) : value);
+  for (const [name, value] of Object.entries(r.headers ?? {})) ctx.set(name, value);
+}

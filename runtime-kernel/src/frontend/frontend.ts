@@ -1,0 +1,258 @@
+/**
+ * `Frontend`: the frontend of one surface — the main app (`coverApp`, from `APP_FRONTEND`,
+ * rooted at `<project>/fluid`) or one Additive (`coverAdditive`, from its manifest's `frontend`
+ * key, rooted at the Additive's folder).
+ *
+ * `Frontend.prepare(fluid)` runs when the app mixes (the frontend plugin's `build`): it compiles
+ * Tailwind (`FW_TAILWIND`), and when a Vite surface exists wires either the dev-server proxy
+ * (debug) or the check/build/mount flow (production), the index routes and the catch-all. It
+ * answers the pieces the plugin puts in the app's stack (`FrontendWiring`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { join, relative } from 'node:path';
+import { validateConfig, type FrontendConfig, type FrontendType } from '@fw/schemas';
+import type { Additive } from '../core/additive.js';
+import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import { HttpError } from '../core/errors.js';
+import type { FluidCore } from '../core/fluid.js';
+import { Markup } from '../core/markup.js';
+import { KERNEL_STATIC_DIR, type StaticMount } from '../core/static.js';
+import { assetCatch, VITE_NS_COOKIE } from './assets.js';
+import { startDevServer, type DevServer } from './dev.js';
+import { FrontendException } from './errors.js';
+import { frontendInclude } from './include.js';
+import { checkAndBuild } from './prod.js';
+import { Sources } from './sources.js';
+import { generateTailwindAsset, rawStylesheetName, TAILWIND_OUTPUT } from './tailwind.js';
+import { Vite } from './vite.js';
+
+/** What `Frontend.prepare` hands to the frontend plugin for the app's Koa stack. */
+export interface FrontendWiring {
+  /** Static mounts of the build output (production). */
+  readonly mounts: readonly StaticMount[];
+  /** Middleware before the routers (the `/vite-dev` proxy in debug). */
+  readonly before: readonly FluidMiddleware[];
+  /** Middleware after the routers (the catch-all, registered last). */
+  readonly after: readonly FluidMiddleware[];
+  /** Websocket upgrades it takes (`/vite-dev` HMR); answers false for others. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Stops what it started (the dev server). */
+  close(): Promise<void>;
+}
+
+/** Options of `new Frontend()`: passing either covers the surface at once. */
+export interface FrontendOptions {
+  fluid?: FluidCore;
+  additive?: Additive;
+}
+
+const NO_WIRING: FrontendWiring = { mounts: [], before: [], after: [], upgrade: () => false, close: async () => undefined };
+
+/** The frontend of one surface. */
+export class Frontend {
+  /** The surface type: `none`, `htmx` or `vite`. */
+  type: FrontendType = 'none';
+  /** Whether an htmx surface also loads Alpine. */
+  alpine = false;
+  /** The surface URL prefix: `''` for the app, `/<name>` for an Additive. */
+  prefix = '';
+  /** The surface folder relative to the project root (`fluid`, `additives/<name>`); `''` until covered. */
+  rel = '';
+  /** The Vite framework (Vite surfaces only). */
+  framework: string | undefined;
+  /** Whether the Vite workspace is TypeScript. */
+  typescript = false;
+  /** Whether the built index is served at the surface root. */
+  registerIndex = false;
+  /** Head snippets of every Vite index (the app's registry; shared by its Additives). */
+  readonly sources: Sources;
+
+  #covered = false;
+  #root = '';
+  #fluid: FluidCore | undefined;
+  #vite: Vite | undefined;
+  #dev: DevServer | undefined;
+
+  constructor(options: FrontendOptions = {}, sources: Sources = new Sources()) {
+    this.sources = sources;
+    if (options.fluid) this.coverApp(options.fluid);
+    else if (options.additive) this.coverAdditive(options.additive);
+  }
+
+  /** True when the surface has a Vite workspace. */
+  get hasVite(): boolean {
+    return this.type === 'vite';
+  }
+
+  /** URL of the surface's compiled `tailwind.css` when the file exists, else `undefined`. */
+  get tailwind(): string | undefined {
+    if (!this.#covered) return undefined;
+    return existsSync(join(this.#root, 'static', TAILWIND_OUTPUT)) ? `${this.prefix}/static/${TAILWIND_OUTPUT}` : undefined;
+  }
+
+  /** The surface folder (absolute); `''` until covered. */
+  get root(): string {
+    return this.#root;
+  }
+
+  /** Configures from the app's `APP_FRONTEND`, rooted at `<project>/fluid`. */
+  coverApp(fluid: FluidCore): this {
+    this.#cover(fluid.config.APP_FRONTEND, join(fluid.root, 'fluid'), '', 'fluid');
+    this.#fluid = fluid;
+    return this;
+  }
+
+  /** Configures from the `frontend` key of the Additive's `manifest.json` (none when absent). */
+  coverAdditive(additive: Additive): this {
+    this.#checkUncovered();
+    const file = join(additive.root, 'manifest.json');
+    let block: unknown = { type: 'none' };
+    if (existsSync(file)) {
+      let manifest: unknown;
+      try {
+        manifest = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        throw new FrontendException(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+      }
+      if (typeof manifest === 'object' && manifest !== null && 'frontend' in manifest) block = manifest.frontend;
+    }
+    const [ok, value] = validateConfig(block, 'frontend');
+    if (!ok) throw new FrontendException(`${file}: ${value}`);
+    this.#cover(value, additive.root, `/${additive.name}`, `additives/${additive.name}`);
+    return this;
+  }
+
+  /** The markup of the `{{frontend}}` helper: htmx/Alpine tags plus the Tailwind link. */
+  include(): Markup {
+    return frontendInclude({ frontend: { type: this.type, alpine: this.alpine }, tailwindHref: this.tailwind });
+  }
+
+  /**
+   * The served Vite index (rewritten for hot reload in debug) as `Markup`. With a request
+   * context, it also sets the `vite_ns` cookie the catch-all needs. Throws `HttpError(404)` when
+   * the surface has no Vite frontend.
+   */
+  async vite(ctx?: FluidContext): Promise<Markup> {
+    if (!this.hasVite) throw new HttpError(404);
+    const vite = this.#vite;
+    const fluid = this.#fluid;
+    if (!vite || !fluid) throw new FrontendException(`Frontend '${this.rel}': the app has not started yet (the index is served once it has mixed)`);
+    const html = await vite.index({ debug: fluid.config.DEBUG, themeHref: this.tailwind, sources: fluid.frontend.sources.rendered.toString() });
+    ctx?.cookies.set(VITE_NS_COOKIE, vite.namespace, { httpOnly: true, sameSite: 'lax', path: '/', overwrite: true });
+    return new Markup(html);
+  }
+
+  /**
+   * Compiles the surface's raw stylesheet (`static/tailwind_raw.css`, or
+   * `tailwind_no_themes.css` with `FW_THEMES` off) into the Vite source tree
+   * (`frontend/src/tailwind.css`) and/or the static folder (`static/tailwind.css`). Answers the
+   * files written; none when the surface has no raw stylesheet.
+   */
+  async generateTailwind(frontend: boolean, staticDir: boolean): Promise<string[]> {
+    if (!this.#covered) throw new FrontendException('generateTailwind(): the Frontend is not covered yet');
+    const raw = join(this.#root, 'static', rawStylesheetName(this.#fluid?.config.FW_THEMES ?? true));
+    if (!existsSync(raw)) return [];
+    const outputs: string[] = [];
+    if (staticDir) outputs.push(join(this.#root, 'static', TAILWIND_OUTPUT));
+    if (frontend && this.hasVite) outputs.push(join(this.#root, 'frontend', 'src', TAILWIND_OUTPUT));
+    for (const out of outputs) await generateTailwindAsset(raw, out, this.#root);
+    return outputs;
+  }
+
+  /** Restarts the shared dev server (debug, app surface only); the proxy keeps working. */
+  async restartDevServer(): Promise<void> {
+    if (!this.#dev) throw new FrontendException('No Vite dev server is running (debug mode with a Vite surface only)');
+    await this.#dev.restart();
+  }
+
+  /**
+   * Wires the app's frontends (called by the frontend plugin while the app mixes): Tailwind at boot
+   * (`FW_TAILWIND`); with a Vite surface, the dev proxy (debug) or check/build/mount
+   * (production), the index routes and the catch-all.
+   */
+  static async prepare(fluid: FluidCore): Promise<FrontendWiring> {
+    const app = fluid.frontend;
+    const surfaces: Frontend[] = [app];
+    for (const additive of fluid.additives.values()) {
+      additive.frontend.#fluid = fluid;
+      surfaces.push(additive.frontend);
+    }
+    if (fluid.config.FW_TAILWIND) await generateTailwindCss(fluid);
+    app.sources.freeze();
+    const viteSurfaces = surfaces.filter((s) => s.hasVite);
+    if (viteSurfaces.length === 0) return NO_WIRING;
+
+    const namespaces = new Set<string>();
+    for (const s of viteSurfaces) s.#vite = new Vite({ projectRoot: fluid.root, rel: s.rel, prefix: s.prefix, framework: s.framework ?? 'none' }, namespaces);
+    const debug = fluid.config.DEBUG;
+    const mounts: StaticMount[] = [];
+    const before: FluidMiddleware[] = [];
+    let dev: DevServer | undefined;
+    if (debug) {
+      dev = await startDevServer(fluid.root, fluid.logger);
+      app.#dev = dev;
+      before.push(dev.proxy);
+    } else {
+      await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger);
+      for (const s of viteSurfaces) {
+        mounts.push(s.#vite!.mount());
+        if (s.registerIndex) await s.#vite!.assertBuilt(); // a missing build stops the boot, not a later request
+      }
+    }
+    for (const s of viteSurfaces) {
+      if (!s.registerIndex) continue;
+      const router = s.prefix === '' ? fluid.app : fluid.additives.get(s.prefix.slice(1))!.app;
+      router.get('frontend.index', '/', (ctx) => s.vite(ctx));
+    }
+    const server = dev;
+    return {
+      mounts,
+      before,
+      after: [assetCatch(fluid.root, namespaces, { production: !debug })],
+      upgrade: (req, socket, head) => server?.upgrade(req, socket, head) ?? false,
+      close: async () => {
+        app.#dev = undefined;
+        await server?.close();
+      },
+    };
+  }
+
+  #checkUncovered(): void {
+    if (this.#covered) throw new FrontendException('Frontend has already been configured.');
+  }
+
+  #cover(block: FrontendConfig, root: string, prefix: string, rel: string): void {
+    this.#checkUncovered();
+    this.#covered = true;
+    this.#root = root;
+    this.prefix = prefix;
+    this.rel = rel;
+    this.type = block.type;
+    if (block.type === 'htmx') this.alpine = block.alpine;
+    if (block.type === 'vite') {
+      this.framework = block.framework;
+      this.typescript = block.typescript;
+      this.registerIndex = block.register_index;
+    }
+  }
+}
+
+/**
+ * Compiles every raw stylesheet of the app, its Additives and the kernel (the reference's
+ * `generate_tailwind_css`, the `FW_TAILWIND` startup step). Answers the files written.
+ */
+export async function generateTailwindCss(fluid: FluidCore): Promise<string[]> {
+  const written: string[] = [];
+  const surfaces = [fluid.frontend, ...[...fluid.additives.values()].map((a) => a.frontend)];
+  for (const s of surfaces) written.push(...(await s.generateTailwind(true, true)));
+  const kernelRaw = join(KERNEL_STATIC_DIR, rawStylesheetName(fluid.config.FW_THEMES));
+  if (existsSync(kernelRaw)) {
+    const out = join(KERNEL_STATIC_DIR, TAILWIND_OUTPUT);
+    await generateTailwindAsset(kernelRaw, out, KERNEL_STATIC_DIR);
+    written.push(out);
+  }
+  fluid.logger.info('tailwind compiled', { files: written.map((f) => relative(fluid.root, f)) });
+  return written;
+}

@@ -1,0 +1,32 @@
+/**
+ * The markup behind the `{{frontend}}` helper (the reference's `Frontend.include()`): the htmx and
+ * Alpine script tags, served from the kernel's own static mount, plus the surface's Tailwind
+ * stylesheet when it has one.
+ */
+import { Markup } from '../core/markup.js';
+import { ALPINE_URL, HTMX_URL } from './vendor.js';
+
+/** The part of a frontend config block (`APP_FRONTEND`, manifest `frontend`) the include reads. */
+export interface FrontendIncludeBlock {
+  type: string;
+  alpine?: boolean | undefined;
+}
+
+/** A surface as the include sees it. */
+export interface FrontendSurface {
+  /** The surface's frontend block; absent means `{ type: 'none' }`. */
+  frontend: FrontendIncludeBlock | undefined;
+  /** URL of the surface's compiled `tailwind.css`, when the file exists. */
+  tailwindHref?: string | undefined;
+}
+
+/** The tags the `frontend()` template helper emits for a surface. */
+export function frontendInclude(surface: FrontendSurface): Markup {
+  const tags: string[] = [];
+  if (surface.tailwindHref) tags.push(`<link rel="stylesheet" href="${surface.tailwindHref}">`);
+  if (surface.frontend?.type === 'htmx') {
+    tags.push(`<script src="${HTMX_URL}"></script>`);
+    if (surface.frontend.alpine) tags.push(`<script defer src="${ALPINE_URL}"></script>`);
+  }
+  return new Markup(tags.join('\n'));
+}

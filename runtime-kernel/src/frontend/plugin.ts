@@ -1,0 +1,52 @@
+/**
+ * The frontend plugin: `fluid.frontend` (from `APP_FRONTEND`) and `additive.frontend` (from each
+ * Additive's manifest), the `{{frontend}}` template helper, the htmx/Alpine vendor files at
+ * `/fluid/static/vendor/`, and, when the app starts, `Frontend.prepare`: Tailwind with
+ * `FW_TAILWIND`, and with a Vite surface the dev proxy and HMR socket (debug) or the built files
+ * (production), the index routes and the asset catch-all. Vite and Tailwind load only then.
+ */
+import { extendAdditives } from '../core/additive.js';
+import type { Plugin } from '../core/plugin.js';
+import { KERNEL_STATIC_PREFIX } from '../core/static.js';
+import { Frontend, type FrontendWiring } from './frontend.js';
+import { serveVendor } from './vendor.js';
+
+declare module '../core/fluid.js' {
+  interface FluidCore {
+    /** The app's frontend surface (from `APP_FRONTEND`); wired by `Frontend.prepare` in `mix()` (docs/frontend.md). */
+    readonly frontend: Frontend;
+  }
+}
+
+declare module '../core/additive.js' {
+  interface Additive {
+    /** Its frontend surface, from the `frontend` key of `manifest.json` (none when absent). */
+    readonly frontend: Frontend;
+  }
+}
+
+// Every Additive covers its surface from its manifest when it is made (a bad block throws there).
+extendAdditives((additive) => {
+  Object.defineProperty(additive, 'frontend', { value: new Frontend({ additive }), enumerable: true });
+});
+
+/** The frontend plugin (the `Fluid` of `@fw/kernel` has it). */
+export function frontend(): Plugin {
+  let wiring: FrontendWiring | undefined;
+  return {
+    name: 'frontend',
+    register(fluid) {
+      Object.defineProperty(fluid, 'frontend', { value: new Frontend({ fluid }), enumerable: true });
+      fluid.templates.registerHelper('frontend', () => fluid.frontend.include());
+    },
+    async build(fluid) {
+      fluid.mountStatic(`${KERNEL_STATIC_PREFIX}/vendor`, { middleware: serveVendor() });
+      wiring = await Frontend.prepare(fluid);
+      for (const mount of wiring.mounts) fluid.mountStatic(mount.prefix, mount);
+      for (const mw of wiring.before) fluid.use(mw, 'context');
+      for (const mw of wiring.after) fluid.use(mw, 'fallback'); // the catch-all: after every route
+    },
+    upgrade: (_fluid, req, socket, head) => wiring?.upgrade(req, socket, head) ?? false, // the /vite-dev HMR socket
+    close: () => wiring?.close(),
+  };
+}

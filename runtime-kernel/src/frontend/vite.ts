@@ -1,0 +1,90 @@
+/**
+ * `Vite` (internal): one Vite surface's index, build mount and namespace. The namespaces of an
+ * app — its workspace folders relative to the project root, e.g. `fluid/frontend` and
+ * `additives/blog/frontend` — live in one `Set` the catch-all checks the `vite_ns` cookie against.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StaticMount } from '../core/static.js';
+import { FrontendException } from './errors.js';
+import { manipulateIndex } from './html.js';
+
+/** What a surface tells its `Vite`. */
+export interface ViteSurface {
+  /** The project root. */
+  projectRoot: string;
+  /** The surface folder relative to the project root (`fluid`, `additives/<name>`). */
+  rel: string;
+  /** The surface URL prefix (`''` for the app, `/<name>` for an Additive). */
+  prefix: string;
+  /** The UI framework. */
+  framework: string;
+}
+
+/** Per-surface Vite handling. */
+export class Vite {
+  /** The workspace folder relative to the project root; also the `vite_ns` cookie value. */
+  readonly namespace: string;
+  /** The workspace folder. */
+  readonly workspace: string;
+  /** The build output (`<workspace>/dist`). */
+  readonly outDir: string;
+  /** Where the build is served (`/frontend`, `/<additive>/frontend`). */
+  readonly buildPrefix: string;
+  /** The UI framework. */
+  readonly framework: string;
+  /** The registered namespaces this surface joined (shared by the app's surfaces). */
+  readonly namespaces: Set<string>;
+  #built: Promise<string> | undefined;
+
+  constructor(surface: ViteSurface, namespaces: Set<string>) {
+    this.namespace = `${surface.rel}/frontend`;
+    this.workspace = join(surface.projectRoot, surface.rel, 'frontend');
+    this.outDir = join(this.workspace, 'dist');
+    this.buildPrefix = `${surface.prefix}/frontend`;
+    this.framework = surface.framework;
+    this.namespaces = namespaces;
+    namespaces.add(this.namespace);
+  }
+
+  /** The static mount of the build output. */
+  mount(): StaticMount {
+    return { prefix: this.buildPrefix, dir: this.outDir };
+  }
+
+  /** The index page: the workspace source (debug, rewritten for the dev server) or the build. */
+  async index(options: { debug: boolean; themeHref?: string | undefined; sources?: string | undefined }): Promise<string> {
+    if (options.debug) return this.#read(options);
+    // The build does not change while the app runs: read and rewrite it once.
+    this.#built ??= this.#read(options).catch((err: unknown) => {
+      this.#built = undefined;
+      throw err;
+    });
+    return this.#built;
+  }
+
+  /** Throws `FrontendException` naming the file when the build has no index (production boot). */
+  async assertBuilt(): Promise<void> {
+    await this.index({ debug: false });
+    this.#built = undefined;
+  }
+
+  async #read(options: { debug: boolean; themeHref?: string | undefined; sources?: string | undefined }): Promise<string> {
+    const file = options.debug ? join(this.workspace, 'index.html') : join(this.outDir, 'index.html');
+    let html: string;
+    try {
+      html = await readFile(file, 'utf8');
+    } catch (err) {
+      const hint = options.debug ? 'the Vite workspace has no index.html' : 'the frontend is not built (run `npm run build --workspaces` or set FW_BUILD_FRONTEND)';
+      throw new FrontendException(`Cannot read ${file}: ${hint}`, { cause: err });
+    }
+    return manipulateIndex(html, {
+      debug: options.debug,
+      namespace: this.namespace,
+      workspace: this.workspace,
+      framework: this.framework,
+      themeHref: options.themeHref,
+      sources: options.sources,
+    });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Release, the default (htmx) app on the Node that runs the tests: the main flow
+ * (main-flow.ts), then the development loop and extending the app: `npm run dev` serves at once,
+ * `npx fw create additive blog`, and `fw ocean install health` of the Additive fw publishes, all
+ * from the local registry; the production build carries the Additives' files.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { fwVersion, startServer } from './helpers.js';
+import { mainFlow } from './main-flow.js';
+
+const flow = mainFlow('node24');
+
+test('npm run dev serves at once: no second command, the app config came with the project', async () => {
+  const server = await startServer('npm', ['run', 'dev'], flow.root(), flow.user.env);
+  try {
+    const home = await fetch(`${server.base}/`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('<h1>my-app</h1>');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('npx fw create additive blog, then fw ocean install health from the registry; the production build serves both', async () => {
+  const root = flow.root();
+  flow.user.run('npx', ['fw', 'create', 'additive', 'blog'], root);
+  const installed = flow.user.run('npx', ['fw', 'ocean', 'install', 'health'], root);
+  expect(installed.stdout + installed.stderr).toContain('@fw/additive-health');
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  expect(pkg.dependencies['@fw/additive-health']).toBe(fwVersion());
+  const app = await readFile(path.join(root, 'fluid/app.ts'), 'utf8');
+  expect(app).toContain("import health from '@fw/additive-health';");
+  expect(app).toMatch(/fluid\.additive\(blog\)[\s\S]*fluid\.additive\(health\)|fluid\.additive\(health\)[\s\S]*fluid\.additive\(blog\)/);
+  expect(flow.user.run('npx', ['tsc', '--noEmit'], root).stdout).toBe('');
+
+  flow.user.run('npm', ['run', 'build'], root);
+  const server = await startServer('npm', ['start'], root, flow.user.env);
+  try {
+    const health = await fetch(`${server.base}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    // The blog's template and manifest were copied beside its compiled modules by fw build.
+    const blog = await fetch(`${server.base}/blog/`);
+    expect(blog.status).toBe(200);
+    expect(await blog.text()).toContain('blog');
+  } finally {
+    await server.stop();
+  }
+});
