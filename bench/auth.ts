@@ -7,7 +7,8 @@
  *   npm run bench -- auth        # BENCH_ROUNDS=5 BENCH_SECONDS=2 BENCH_VERIFY=20000
  */
 import { join } from 'node:path';
-import { Fluid, installAuth } from '@fw/kernel';
+import { Fluid } from '@fw/kernel';
+import { installAuth } from '@fw/kernel/auth';
 import { jwtVerify } from 'jose';
 import { compareHttp, get, httpSettings, type Endpoint } from './lib/http-compare.ts';
 import { compareOps } from './lib/micro.ts';

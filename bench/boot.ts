@@ -2,7 +2,7 @@
  * Boot to first 200 and memory after boot, each boot a fresh process, against bare Koa +
  * @koa/router (plain JS, a home route):
  * - the kernel alone: compiled @fw/kernel, `new Fluid` on a default project, a home route;
- * - `fw run` in a project made by create-fw-app (the CLI loads fluid/app.ts through tsx);
+ * - `fw run` in a project made by `fw create project` (the CLI loads fluid/app.ts through tsx);
  * - `fw run` in a Vite React app in production mode with the default settings (so the boot runs
  *   the frontend check and build: FW_CHECK_FRONTEND and FW_BUILD_FRONTEND default to true).
  * Time is from spawn to the first 200 on `/`; CPU is the server process's own time until then;
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { compareBoots, type BootCommand } from './lib/boot.ts';
 import { kernelProject, tempDir } from './lib/project.ts';
 import { report } from './lib/report.ts';
-import { BENCH_DIR, CREATE_FW_APP_BIN, FW_BIN, rounds } from './lib/settings.ts';
+import { BENCH_DIR, FW_BIN, rounds } from './lib/settings.ts';
 
 const ROUNDS = rounds(5);
 
@@ -25,10 +25,10 @@ function run(argv: string[], cwd: string): void {
   if (r.status !== 0) throw new Error(`${argv.join(' ')} in ${cwd} exited ${r.status}:\n${r.stderr || r.stdout}`);
 }
 
-/** A project made by create-fw-app (with its app_configs ini) under .tmp/bench, so it resolves this checkout's packages. */
+/** A project made by `fw create project` (with its app_configs ini) under .tmp/bench, so it resolves this checkout's packages. */
 function created(flags: string[]): string {
   const root = join(tempDir('boot'), 'app');
-  run([CREATE_FW_APP_BIN, root, '--yes', ...flags], join(root, '..'));
+  run([FW_BIN, 'create', 'project', root, '--yes', ...flags], join(root, '..'));
   if (!existsSync(join(root, 'app_configs', 'app.ini'))) run([FW_BIN, 'create', 'app', 'app'], root);
   return root;
 }

@@ -1,7 +1,8 @@
 /**
  * Project creation, whole process, through the same path for both (node running the package's
- * bin in a fresh process; no install): `create-fw-app app --yes` against `create-vite app
- * --template vanilla` (this checkout's node_modules/create-vite). The folder is removed before
+ * bin in a fresh process; no install): the built create-fw-app package (its esbuild bundle,
+ * what `npm create fw-app` runs) with `app --yes` against `create-vite app --template vanilla`
+ * (this checkout's node_modules/create-vite). The folder is removed before
  * every run (untimed). The install through a registry (`npm create …`) belongs to the release
  * test's registry and is not part of this row.
  *

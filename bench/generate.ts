@@ -1,6 +1,6 @@
 /**
  * `fw generate`, whole process (the built CLI, `node generators/dist/bin/fw.js generate`, in a
- * project made by create-fw-app), at 10, 100 and 300 Additives, without and with locales
+ * project made by `fw create project`), at 10, 100 and 300 Additives, without and with locales
  * (`I18N_SUPPORTED_LOCALES: ["en", "de"]`): a run with nothing changed (no-op), and a run after a
  * one-key config change (`APP_FRONTEND.alpine` toggled before every run, untimed; without locales
  * only, to keep the whole set near 15 minutes: `BENCH_GENERATE_ALL=1` adds it with locales). The
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { compareCommands, type Command, type CommandComparison } from './lib/commands.ts';
 import { tempDir } from './lib/project.ts';
 import { report } from './lib/report.ts';
-import { CREATE_FW_APP_BIN, FW_BIN, QUICK, rounds } from './lib/settings.ts';
+import { FW_BIN, QUICK, rounds } from './lib/settings.ts';
 
 const ROUNDS = rounds(3);
 const SIZES = (process.env.BENCH_GENERATE_SIZES ?? (QUICK ? '10' : '10,100,300')).split(',').map(Number);
@@ -36,7 +36,7 @@ function editConfig(root: string, edit: (json: { additives: string[]; config: Re
 /** A generated project with `additives` Additives (and locales), already generated once. */
 function project(additives: number, locales: boolean): string {
   const work = tempDir(`generate-${additives}`);
-  run([CREATE_FW_APP_BIN, 'app', '--yes'], work);
+  run([FW_BIN, 'create', 'project', 'app', '--yes'], work);
   const root = join(work, 'app');
   editConfig(root, (json) => {
     json.additives = Array.from({ length: additives }, (_, i) => `a${i}`);

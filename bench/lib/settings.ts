@@ -17,9 +17,10 @@ export const REPO = join(import.meta.dirname, '..', '..');
 export const BENCH_DIR = join(REPO, 'bench');
 /** Scratch space inside the checkout (gitignored), so generated projects resolve the monorepo's packages. */
 export const SCRATCH = join(REPO, '.tmp', 'bench');
-/** The built CLI entry points. */
+/** The built `fw` command (@fw/cli). */
 export const FW_BIN = join(REPO, 'generators', 'dist', 'bin', 'fw.js');
-export const CREATE_FW_APP_BIN = join(REPO, 'generators', 'dist', 'bin', 'create-fw-app.js');
+/** The built create-fw-app package's bin (the esbuild bundle that `npm create fw-app` runs). */
+export const CREATE_FW_APP_BIN = join(REPO, 'generators', 'create-fw-app', 'dist', 'index.js');
 
 /** True for a smoke run (`BENCH_QUICK=1`). */
 export const QUICK = process.env.BENCH_QUICK === '1';

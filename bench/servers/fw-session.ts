@@ -2,7 +2,8 @@
  * The kernel with auth installed (project at argv[2], its CACHE_TYPE): `GET /login` signs the
  * user in (session cookie), `GET /guarded` answers `guarded` behind `requireUser`.
  */
-import { Fluid, installAuth, requireUser, signIn } from '@fw/kernel';
+import { Fluid } from '@fw/kernel';
+import { installAuth, requireUser, signIn } from '@fw/kernel/auth';
 import { announce } from '../lib/server.ts';
 import { ALICE, USERS } from './users.ts';
 
