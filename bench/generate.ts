@@ -1,89 +1,80 @@
 /**
- * `fw generate` and `fw create additive`, end to end through the command list (render, prettier,
- * record + store + disk, three-way merge, registrations, atomic writes), in real projects with 10
- * (the baseline) and 100 additives, side by side in one process. The ratio column is 100/10:
- * linear scaling is 10, better than linear is below 10.
+ * `fw generate`, whole process (the built CLI, `node generators/dist/bin/fw.js generate`, in a
+ * project made by `fw create project`), at 10, 100 and 300 Additives, without and with locales
+ * (`I18N_SUPPORTED_LOCALES: ["en", "de"]`): a run with nothing changed (no-op), and a run after a
+ * one-key config change (`APP_FRONTEND.alpine` toggled before every run, untimed; without locales
+ * only, to keep the whole set near 15 minutes: `BENCH_GENERATE_ALL=1` adds it with locales). The
+ * 100 and 300 rows are paired with the 10-Additive run of the same kind, so their ratio is the
+ * scaling.
  *
- *   npx tsx bench/generate.ts            # BENCH_RUNS=3 by default; the median is reported
- *
- * Rows: a `fw generate` with nothing changed; a `fw generate` after a one-key config change
- * (APP_FRONTEND.alpine toggled: one file of the project blueprint changes); `fw create additive`
- * (one more additive, registered in fluid/app.ts).
+ *   npm run bench -- generate    # BENCH_ROUNDS=3 BENCH_GENERATE_SIZES=10,100,300 BENCH_GENERATE_ALL=1
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { run } from '../generators/src/commands/index.ts';
-import type { CommandIO } from '../generators/src/cli/io.ts';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareCommands, type Command, type CommandComparison } from './lib/commands.ts';
+import { tempDir } from './lib/project.ts';
+import { report } from './lib/report.ts';
+import { FW_BIN, QUICK, rounds } from './lib/settings.ts';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const ROUNDS = rounds(3);
+const SIZES = (process.env.BENCH_GENERATE_SIZES ?? (QUICK ? '10' : '10,100,300')).split(',').map(Number);
+const BASE = SIZES[0]!;
 
-function io(cwd: string): CommandIO {
-  const sink = new PassThrough();
-  sink.resume();
-  return { cwd, stdin: new PassThrough(), stdout: sink, stderr: sink, env: process.env };
+function run(argv: string[], cwd: string): void {
+  const r = spawnSync(process.execPath, argv, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} in ${cwd} exited ${r.status}:\n${r.stderr || r.stdout}`);
 }
 
-async function fw(cwd: string, ...argv: string[]): Promise<void> {
-  const code = await run(argv, io(cwd));
-  if (code !== 0) throw new Error(`fw ${argv.join(' ')} exited ${code} in ${cwd}`);
-}
-
-async function editConfig(root: string, edit: (c: { additives: string[]; config: Record<string, unknown> }) => void): Promise<void> {
-  const file = path.join(root, 'fw.json');
-  const json = JSON.parse(await readFile(file, 'utf8'));
+function editConfig(root: string, edit: (json: { additives: string[]; config: Record<string, unknown> }) => void): void {
+  const file = join(root, 'fw.json');
+  const json = JSON.parse(readFileSync(file, 'utf8'));
   edit(json);
-  await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
 }
 
-async function setup(additives: number): Promise<{ root: string; work: string }> {
-  const work = await mkdtemp(path.join(tmpdir(), `fw-bench-gen-${additives}-`));
-  await fw(work, 'create', 'project', 'bench-app', '--yes');
-  const root = path.join(work, 'bench-app');
-  await editConfig(root, (c) => (c.additives = Array.from({ length: additives }, (_, i) => `a${i}`)));
-  await fw(root, 'generate');
-  return { root, work };
+/** A generated project with `additives` Additives (and locales), already generated once. */
+function project(additives: number, locales: boolean): string {
+  const work = tempDir(`generate-${additives}`);
+  run([FW_BIN, 'create', 'project', 'app', '--yes'], work);
+  const root = join(work, 'app');
+  editConfig(root, (json) => {
+    json.additives = Array.from({ length: additives }, (_, i) => `a${i}`);
+    if (locales) json.config.I18N_SUPPORTED_LOCALES = ['en', 'de'];
+  });
+  run([FW_BIN, 'generate'], root);
+  return root;
 }
 
-async function time(fn: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function measure(additives: number): Promise<Record<string, number>> {
-  const { root, work } = await setup(additives);
-  const out: Record<string, number[]> = { unchanged: [], oneKey: [], create: [] };
-  let alpine = false;
-  for (let r = 0; r < RUNS; r++) {
-    out.unchanged!.push(await time(() => fw(root, 'generate')));
-    alpine = !alpine;
-    await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', alpine }));
-    out.oneKey!.push(await time(() => fw(root, 'generate')));
-    out.create!.push(await time(() => fw(root, 'create', 'additive', `extra${r}`)));
+const comparisons: CommandComparison[] = [];
+for (const locales of [false, true]) {
+  const roots = new Map(SIZES.map((n) => [n, project(n, locales)]));
+  const suffix = locales ? ', locales en+de' : '';
+  const noop = (n: number): Command => ({ label: `${n} Additives${suffix}`, argv: [process.execPath, FW_BIN, 'generate'], cwd: roots.get(n)! });
+  const oneKey = (n: number): Command => ({
+    ...noop(n),
+    label: `${n} Additives${suffix}, alpine toggled`,
+    prepare: () => editConfig(roots.get(n)!, (json) => {
+      const frontend = json.config.APP_FRONTEND as { alpine?: boolean };
+      json.config.APP_FRONTEND = { ...frontend, alpine: !frontend.alpine };
+    }),
+  });
+  const kinds = locales && process.env.BENCH_GENERATE_ALL !== '1' ? ([['no-op', noop]] as const) : ([['no-op', noop], ['one-key change', oneKey]] as const);
+  for (const [kind, command] of kinds) {
+    for (const n of SIZES) {
+      comparisons.push({
+        name: `fw generate ${kind}, ${n} Additives${suffix}`,
+        fw: command(n),
+        ...(n === BASE ? {} : { baseline: command(BASE) }),
+        ...(kind === 'no-op' && n === 100 ? { target: '< 500 ms' } : {}),
+        ...(kind === 'no-op' && n === 300 ? { target: `≤ 3× the ${BASE}-Additive run` } : {}),
+      });
+    }
   }
-  await rm(work, { recursive: true, force: true });
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
 }
-
-// Warm up (module loading, prettier's parsers, ts-morph) so neither size pays it.
-await measure(2);
-const ten = await measure(10);
-const hundred = await measure(100);
-
-const rows: Array<[string, string]> = [
-  ['fw generate, nothing changed', 'unchanged'],
-  ['fw generate, one-key config change', 'oneKey'],
-  ['fw create additive', 'create'],
-];
-console.log(`fw generate / create additive, median of ${RUNS} runs (ms)\n`);
-console.log('| operation | 10 additives (baseline) | 100 additives | ratio 100/10 |');
-console.log('|---|---:|---:|---:|');
-for (const [label, key] of rows) {
-  const a = ten[key]!;
-  const b = hundred[key]!;
-  console.log(`| ${label} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}x |`);
-}
+const rows = await compareCommands('generate', comparisons, { rounds: ROUNDS, warmup: 0 });
+report(
+  'fw generate (whole process)',
+  `${ROUNDS} interleaved rounds of each command, a fresh process each; the baseline of a row is the ${BASE}-Additive run of the same kind; CPU = the process tree's user + system time`,
+  rows,
+);

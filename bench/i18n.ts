@@ -1,55 +1,54 @@
 /**
- * Translation lookups per second: `MergedTranslations` (three domains: an Additive, the app, the
- * framework; a hit in the last domain, a miss through all, a plural, interpolation) against the
- * baseline of a plain object lookup (`messages[msgid] ?? msgid`), run side by side in this process.
+ * Translation lookups in this process: `MergedTranslations` of the kernel (three domains: an
+ * Additive, the app, the framework) for a hit in the first and in the last domain, a miss through
+ * all three, `%(name)s` interpolation and a plural, each against the least hand-written code
+ * doing the same: a plain object lookup (`messages[id] ?? id`), plus a `replace` for the
+ * placeholder, plus `Intl.PluralRules` for the plural.
  *
- *   npx tsx bench/i18n.ts
+ *   npm run bench -- i18n        # BENCH_ROUNDS=5 BENCH_LOOKUPS=3000000
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Additive, Fluid } from '../runtime-kernel/src/index.js';
+import { join } from 'node:path';
+import { Additive, Fluid } from '@fw/kernel';
+import { compareOps, type Operation } from './lib/micro.ts';
+import { kernelProject } from './lib/project.ts';
+import { report } from './lib/report.ts';
+import { knob, rounds } from './lib/settings.ts';
 
-const PO = (body: string) => `msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n${body}`;
-const root = mkdtempSync(path.join(tmpdir(), 'fw-bench-i18n-'));
-const write = (rel: string, text: string) => {
-  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  writeFileSync(path.join(root, rel), text);
-};
-write('fw.json', JSON.stringify({ name: 'bench', config: { EXT_I18N: true, I18N_SUPPORTED_LOCALES: ['en', 'de'], SECRET_KEY: 'x' } }));
-write('fluid/locales/de.po', PO('msgid "Hello, %(name)s!"\nmsgstr "Hallo, %(name)s!"\n\nmsgid "%(num)d file"\nmsgid_plural "%(num)d files"\nmsgstr[0] "%(num)d Datei"\nmsgstr[1] "%(num)d Dateien"\n'));
-write('additives/blog/locales/de.po', PO('msgid "Post"\nmsgstr "Beitrag"\n'));
-
-const fluid = new Fluid({ root, env: {}, logger: { debug() {}, info() {}, warn() {}, error() {} } });
-fluid.additive(new Additive('blog', { root: path.join(root, 'additives/blog') }));
+const ROUNDS = rounds(5);
+const LOOKUPS = knob('BENCH_LOOKUPS', 3_000_000, 100_000);
+const po = (body: string): string => `msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n${body}`;
+const root = kernelProject(
+  { EXT_I18N: true, I18N_SUPPORTED_LOCALES: ['en', 'de'] },
+  {
+    'fluid/locales/de.po': po(
+      'msgid "Hello, %(name)s!"\nmsgstr "Hallo, %(name)s!"\n\nmsgid "%(num)d file"\nmsgid_plural "%(num)d files"\nmsgstr[0] "%(num)d Datei"\nmsgstr[1] "%(num)d Dateien"\n',
+    ),
+    'additives/blog/locales/de.po': po('msgid "Post"\nmsgstr "Beitrag"\n'),
+  },
+);
+const fluid = new Fluid({ root, env: {} });
+fluid.additive(new Additive('blog', { root: join(root, 'additives/blog') }));
 const de = fluid.i18n.translations('de');
-const plain: Record<string, string> = { 'Not Found': 'Nicht gefunden', Post: 'Beitrag' };
+const plain: Record<string, string> = { 'Not Found': 'Nicht gefunden', Post: 'Beitrag', 'Hello, %(name)s!': 'Hallo, %(name)s!' };
+const lookup = (id: string): string => plain[id] ?? id;
+const op = (label: string, run: () => unknown): Operation => ({ label, run });
+const baseline = (id: string): Operation => op('plain object lookup', () => lookup(id));
+const vars: Record<string, string> = { name: 'Ada' };
+const interpolated = op('lookup + replace', () => lookup('Hello, %(name)s!').replace(/%\((\w+)\)s/g, (_, k: string) => vars[k] ?? ''));
+const rules = new Intl.PluralRules('de');
+const forms: Record<string, string> = { one: '%(num)d Datei', other: '%(num)d Dateien' };
+const plural = op('Intl.PluralRules + lookup + replace', () => (forms[rules.select(3)] ?? '').replace('%(num)d', String(3)));
 
-function rate(fn: () => unknown): number {
-  const N = 2_000_000;
-  for (let i = 0; i < 200_000; i++) fn(); // warm-up
-  const t = performance.now();
-  for (let i = 0; i < N; i++) fn();
-  return N / ((performance.now() - t) / 1000);
-}
-
-let sink: unknown;
-const keys = ['Not Found', 'Post'];
-let k = 0;
-const baseline = rate(() => {
-  const key = keys[k++ & 1]!;
-  sink = plain[key] ?? key;
-});
-const rows: [string, number][] = [
-  ['baseline: plain object lookup', baseline],
-  ['gettext: hit in the Additive (first domain)', rate(() => (sink = de.gettext('Post')))],
-  ['gettext: hit in the framework (third domain)', rate(() => (sink = de.gettext('Not Found')))],
-  ['gettext: miss through all three domains', rate(() => (sink = de.gettext('Nope')))],
-  ['gettext with %(name)s interpolation', rate(() => (sink = de.gettext('Hello, %(name)s!', { name: 'Ada' })))],
-  ['ngettext (Plural-Forms rule)', rate(() => (sink = de.ngettext('%(num)d file', '%(num)d files', 3)))],
-  ['findtext: miss', rate(() => (sink = de.findtext('Nope')))],
-];
-void sink;
-console.log('| lookup | lookups/s | vs baseline |\n| --- | ---: | ---: |');
-for (const [name, r] of rows) console.log(`| ${name} | ${Math.round(r).toLocaleString('en')} | ${(r / baseline).toFixed(2)}x |`);
-rmSync(root, { recursive: true, force: true });
+const rows = await compareOps(
+  'i18n',
+  [
+    { name: 'gettext, hit in the Additive (first domain)', fw: op('fw gettext', () => de.gettext('Post')), baseline: baseline('Post'), ops: LOOKUPS },
+    { name: 'gettext, hit in the framework (third domain)', fw: op('fw gettext', () => de.gettext('Not Found')), baseline: baseline('Not Found'), ops: LOOKUPS },
+    { name: 'gettext, miss through three domains', fw: op('fw gettext', () => de.gettext('Nope')), baseline: baseline('Nope'), ops: LOOKUPS },
+    { name: 'gettext with %(name)s', fw: op('fw gettext', () => de.gettext('Hello, %(name)s!', { name: 'Ada' })), baseline: interpolated, ops: LOOKUPS },
+    { name: 'ngettext (Plural-Forms rule)', fw: op('fw ngettext', () => de.ngettext('%(num)d file', '%(num)d files', 3)), baseline: plural, ops: LOOKUPS },
+  ],
+  { rounds: ROUNDS },
+);
+await fluid.close();
+report('i18n lookups (in process)', `${ROUNDS} interleaved rounds of ${LOOKUPS.toLocaleString('en-US')} lookups per side; CPU = this process's per lookup`, rows);

@@ -1,59 +1,34 @@
 /**
- * Mail: fw's `Mailer` against raw nodemailer, sending the same messages to the same local
- * smtp-server in this process.
+ * Mail: the kernel's `Mailer` against raw nodemailer sending the same messages, in this process,
+ * to a local SMTP server in its own process (plain, and STARTTLS), and to the development outbox
+ * (fw writes .eml files atomically; the baseline is nodemailer's stream transport plus a
+ * `writeFile`). Both SMTP clients open one connection per message (nodemailer's default transport),
+ * `BENCH_CONCURRENCY` in flight; the CPU column is this process's (the client's) per message.
  *
- *   npx tsx bench/mail.ts            # BENCH_MESSAGES=200 BENCH_CONCURRENCY=25 by default
- *
- * Both clients open one SMTP connection per message (nodemailer's default, non-pooled transport),
- * so the figures are dominated by connection setup; the ratio is the number to watch (the
- * wrapper's own cost: config, error wrapping, in-flight tracking). Each case runs twice in
- * alternating order after a warm-up; the better run of each is reported.
- *
- * smtp-server holds its greeting for about 100 ms (its early-talker check), so the sequential SMTP
- * row measures mostly that wait. The outbox baseline is nodemailer's stream transport plus a plain
- * `writeFile`; fw also writes atomically (temporary file, then rename) and logs each file.
+ *   npm run bench -- mail        # BENCH_ROUNDS=5 BENCH_MESSAGES=200 BENCH_CONCURRENCY=25
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '@fw/kernel/core';
+import { Mailer } from '@fw/kernel/mail';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
-import { createLogger } from '../runtime-kernel/src/core/index.ts';
-import { Mailer } from '../runtime-kernel/src/mail/index.ts';
+import { interleave } from './lib/interleave.ts';
+import { tempDir } from './lib/project.ts';
+import { pairedRow, report, type Row, type Sample } from './lib/report.ts';
+import { startServer, stopAll, type RunningServer } from './lib/server.ts';
+import { BENCH_DIR, knob, rounds } from './lib/settings.ts';
 
-const messages = Number(process.env.BENCH_MESSAGES ?? 200);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 25);
+const ROUNDS = rounds(5);
+const MESSAGES = knob('BENCH_MESSAGES', 200, 25);
+const CONCURRENCY = knob('BENCH_CONCURRENCY', 25, 25);
+const work = tempDir('mail');
 const logger = createLogger('silent');
-const work = mkdtempSync(join(tmpdir(), 'fw-bench-mail-'));
-
-execFileSync('openssl', [
-  'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-  '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(work, 'key.pem'), '-out', join(work, 'cert.pem'),
-], { stdio: 'pipe' });
-const key = readFileSync(join(work, 'key.pem'), 'utf8');
+// prettier-ignore
+execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+  '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(work, 'key.pem'), '-out', join(work, 'cert.pem')], { stdio: 'pipe' });
 const cert = readFileSync(join(work, 'cert.pem'), 'utf8');
-
-async function smtp(tls: boolean): Promise<{ port: number; server: SMTPServer }> {
-  const server = new SMTPServer({
-    logger: false,
-    disableReverseLookup: true,
-    disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
-    ...(tls ? { key, cert } : {}),
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => callback());
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { port: address.port, server };
-}
-
-const plain = await smtp(false);
-const secure = await smtp(true);
 
 const message = (i: number) => ({
   from: 'bench@example.test',
@@ -63,81 +38,68 @@ const message = (i: number) => ({
   html: `<p>Hello user ${i}</p><p><a href="https://app.example.test/verify/${i}">Verify</a></p>`,
 });
 
-/** Sends `messages` messages with at most `parallel` in flight; returns messages per second. */
-async function measure(send: (i: number) => Promise<unknown>, parallel: number): Promise<number> {
+type Send = (i: number) => Promise<unknown>;
+
+/** Sends MESSAGES messages, `parallel` in flight: messages per second and CPU per message. */
+async function batch(send: Send, parallel: number): Promise<Sample> {
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  const lane = async () => {
-    while (next < messages) await send(next++);
+  const lane = async (): Promise<void> => {
+    while (next < MESSAGES) await send(next++);
   };
   await Promise.all(Array.from({ length: parallel }, lane));
-  return messages / ((performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { value: MESSAGES / seconds, cpu: (used.user + used.system) / MESSAGES };
 }
 
-type Sender = (i: number) => Promise<unknown>;
-interface Case {
-  name: string;
-  parallel: number;
-  raw: Sender;
-  fw: Sender;
+async function compare(name: string, parallel: number, fw: Send, raw: Send): Promise<Row> {
+  const sides = { fw, raw };
+  for (const send of Object.values(sides)) await batch(send, parallel); // warm-up
+  const runs = await interleave(['fw', 'raw'] as const, ROUNDS, (k) => batch(sides[k], parallel));
+  return pairedRow({
+    bench: 'mail',
+    name,
+    unit: 'msg/s',
+    per: 'message',
+    fw: { label: 'fw Mailer', samples: runs.fw },
+    baseline: { label: 'raw nodemailer', samples: runs.raw },
+  });
 }
 
-const rawPlain = nodemailer.createTransport({ host: '127.0.0.1', port: plain.port, ignoreTLS: true });
-const fwPlain = new Mailer({ config: { MAIL_SERVER: '127.0.0.1', MAIL_PORT: plain.port, MAIL_USE_STARTTLS: false }, logger, root: work });
-const rawTls = nodemailer.createTransport({ host: '127.0.0.1', port: secure.port, requireTLS: true, tls: { ca: cert } });
-const fwTls = new Mailer({ config: { MAIL_SERVER: '127.0.0.1', MAIL_PORT: secure.port, MAIL_TLS_CA: cert }, logger, root: work });
-const rawOutbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-const fwOutbox = new Mailer({ config: { MAIL_OUTBOX_DIR: join(work, 'fw-outbox') }, logger, root: work });
-mkdirSync(join(work, 'raw-outbox'));
-
-const cases: Case[] = [
-  { name: 'plain SMTP, sequential', parallel: 1, raw: (i) => rawPlain.sendMail(message(i)), fw: (i) => fwPlain.send(message(i)) },
-  {
-    name: `plain SMTP, ${concurrency} in flight`,
-    parallel: concurrency,
-    raw: (i) => rawPlain.sendMail(message(i)),
-    fw: (i) => fwPlain.send(message(i)),
-  },
-  {
-    name: `STARTTLS, ${concurrency} in flight`,
-    parallel: concurrency,
-    raw: (i) => rawTls.sendMail(message(i)),
-    fw: (i) => fwTls.send(message(i)),
-  },
-  {
-    name: 'outbox .eml, sequential',
-    parallel: 1,
-    raw: async (i) => {
-      const info = await rawOutbox.sendMail(message(i));
-      await writeFile(join(work, 'raw-outbox', `${i}.eml`), info.message as Buffer);
-    },
-    fw: (i) => fwOutbox.send(message(i)),
-  },
-];
-
-const rows: string[][] = [];
-for (const c of cases) {
-  await measure(c.raw, c.parallel); // warm-up
-  await measure(c.fw, c.parallel);
-  const raw = await measure(c.raw, c.parallel);
-  const fw = await measure(c.fw, c.parallel);
-  const fw2 = await measure(c.fw, c.parallel);
-  const raw2 = await measure(c.raw, c.parallel);
-  const best = { raw: Math.max(raw, raw2), fw: Math.max(fw, fw2) };
-  rows.push([c.name, best.raw.toFixed(0), best.fw.toFixed(0), `${((best.fw / best.raw) * 100).toFixed(0)}%`]);
+const servers: RunningServer[] = [];
+try {
+  const script = join(BENCH_DIR, 'servers', 'smtp.ts');
+  const [plain, secure] = await Promise.all([
+    startServer(script, ['plain'], { name: 'smtp (plain)' }),
+    startServer(script, ['tls', join(work, 'key.pem'), join(work, 'cert.pem')], { name: 'smtp (STARTTLS)' }),
+  ]);
+  servers.push(plain, secure);
+  const rawPlain = nodemailer.createTransport({ host: '127.0.0.1', port: plain.port, ignoreTLS: true });
+  const fwPlain = new Mailer({ config: { MAIL_SERVER: '127.0.0.1', MAIL_PORT: plain.port, MAIL_USE_STARTTLS: false }, logger, root: work });
+  const rawTls = nodemailer.createTransport({ host: '127.0.0.1', port: secure.port, requireTLS: true, tls: { ca: cert } });
+  const fwTls = new Mailer({ config: { MAIL_SERVER: '127.0.0.1', MAIL_PORT: secure.port, MAIL_TLS_CA: cert }, logger, root: work });
+  const rawOutbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const fwOutbox = new Mailer({ config: { MAIL_OUTBOX_DIR: join(work, 'fw-outbox') }, logger, root: work });
+  mkdirSync(join(work, 'raw-outbox'));
+  const rows = [
+    await compare(`plain SMTP, ${CONCURRENCY} in flight`, CONCURRENCY, (i) => fwPlain.send(message(i)), (i) => rawPlain.sendMail(message(i))),
+    await compare(`STARTTLS, ${CONCURRENCY} in flight`, CONCURRENCY, (i) => fwTls.send(message(i)), (i) => rawTls.sendMail(message(i))),
+    await compare(
+      'outbox .eml, one at a time',
+      1,
+      (i) => fwOutbox.send(message(i)),
+      async (i) => {
+        const info = await rawOutbox.sendMail(message(i));
+        await writeFile(join(work, 'raw-outbox', `${i}.eml`), info.message as Buffer);
+      },
+    ),
+  ];
+  await Promise.all([fwPlain.close(), fwTls.close(), fwOutbox.close()]);
+  rawPlain.close();
+  rawTls.close();
+  report('Mail', `${ROUNDS} interleaved rounds of ${MESSAGES} messages per side; SMTP server in its own process; CPU = this (client) process's per message`, rows);
+} finally {
+  await stopAll(servers);
 }
-
-const header = ['case', 'raw nodemailer msg/s', 'fw Mailer msg/s', 'fw / raw'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ') + ' |';
-console.log(`mail: ${messages} messages per run, one SMTP connection per message`);
-console.log(line(header));
-console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-for (const r of rows) console.log(line(r));
-
-await Promise.all([fwPlain.close(), fwTls.close(), fwOutbox.close()]);
-rawPlain.close();
-rawTls.close();
-await new Promise<void>((resolve) => plain.server.close(() => resolve()));
-await new Promise<void>((resolve) => secure.server.close(() => resolve()));
-rmSync(work, { recursive: true, force: true });

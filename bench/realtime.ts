@@ -1,172 +1,152 @@
 /**
- * Realtime: (1) broadcast to 1,000 sockets: deliveries per second through fw's `/ws/events`
- * (`events.trigger` → listener queue → SocketManager fan-out) against a raw `ws` send loop to
- * 1,000 sockets of a bare WebSocketServer, in this process; (2) cross-process latency through
- * Redis: an event ping-pong with a second kernel process (fw events over the Redis bus) against
- * a raw ioredis pub/sub ping-pong between the same two processes. Needs `redis-server` on PATH.
+ * Realtime: an event broadcast to 1,000 websockets through the kernel (`events.trigger` →
+ * listener queue → SocketManager → every subscribed socket of `/ws/events`, default queue and
+ * buffer limits) against a raw `ws` server sending the same frames in a loop. Each server runs
+ * in its own process and the 1,000 clients in another; a round is one burst of events, timed
+ * from the command to the server until the clients have counted every frame.
  *
- *   npx tsx bench/realtime.ts
- *   # BENCH_SOCKETS=1000 BENCH_MESSAGES=100 BENCH_ROUNDS=3 BENCH_PINGS=1000
+ * And the round trip between two processes through a local redis-server (needs it on PATH): an
+ * event ping-pong over the kernel's Redis bus against a raw ioredis pub/sub ping-pong, batches of
+ * sequential pings interleaved; the far process is bench/servers/events-echo.ts.
+ *
+ *   npm run bench -- realtime    # BENCH_ROUNDS=5 BENCH_BURSTS=4 BENCH_SOCKETS=1000 BENCH_EVENTS=50 BENCH_PINGS=200
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { Fluid } from '@fw/kernel';
 import { Redis } from 'ioredis';
-import { WebSocket, WebSocketServer } from 'ws';
-import { Fluid } from '../runtime-kernel/src/index.ts';
-import { createLogger } from '../runtime-kernel/src/core/index.ts';
-import { startRedis } from '../test/support/redis.ts';
+import { freePort } from './lib/port.ts';
+import { interleave } from './lib/interleave.ts';
+import { nodeScript } from './lib/node.ts';
+import { cpuMicros } from './lib/procfs.ts';
+import { kernelProject } from './lib/project.ts';
+import { pairedRow, report, type Row, type Sample } from './lib/report.ts';
+import { median } from './lib/stats.ts';
+import { startProcess, startServer, stopAll, type RunningServer } from './lib/server.ts';
+import { BENCH_DIR, knob, rounds } from './lib/settings.ts';
 
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PINGS = Number(process.env.BENCH_PINGS ?? 1000);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+const ROUNDS = rounds(5);
+const SOCKETS = knob('BENCH_SOCKETS', 1000, 1000);
+// Below the default per-listener queue (EVENTS_EVENT_QUEUE_SIZE 100), so no event is dropped.
+const EVENTS = knob('BENCH_EVENTS', 50, 50);
+const DELIVERIES = SOCKETS * EVENTS;
+// Bursts per measured run: a run long enough for /proc's 10 ms CPU ticks to be precise.
+const BURSTS = knob('BENCH_BURSTS', 4, 1);
 
-function project(config: Record<string, unknown>): string {
-  const root = mkdtempSync(join(tmpdir(), 'fw-bench-realtime-'));
-  writeFileSync(join(root, 'fw.json'), JSON.stringify({ name: 'bench', config: { FW_PROCESSING: false, ...config } }));
-  mkdirSync(join(root, 'app_configs'));
-  writeFileSync(join(root, 'app_configs', 'bench.ini'), 'SECRET_KEY = bench\n');
-  return root;
+interface Side {
+  server: RunningServer;
+  clients: RunningServer;
+  sample: Promise<RegExpExecArray>;
+  /** Frames sent to the clients so far (the clients count a running total). */
+  sent: number;
 }
 
-/** `count` clients on `url`; each counts the frames it gets. */
-async function clients(url: string, count: number, subscribe: boolean): Promise<{ sockets: WebSocket[]; received: () => number }> {
-  let received = 0;
-  const sockets: WebSocket[] = [];
-  for (let i = 0; i < count; i += 100) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(100, count - i) }, async () => {
-        const ws = new WebSocket(url);
-        await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-        if (subscribe) {
-          ws.send('{"id":1,"action":"subscribe","event":"tick"}');
-          await new Promise((resolve) => ws.once('message', resolve));
-        }
-        ws.on('message', () => void received++);
-        return ws;
+async function side(script: string, args: string[], path: string, subscribe: boolean, name: string): Promise<Side> {
+  const server = await startServer(join(BENCH_DIR, 'servers', script), args, { name });
+  const [node, argv] = nodeScript(join(BENCH_DIR, 'servers', 'ws-clients.ts'), [`ws://127.0.0.1:${server.port}${path}`, String(SOCKETS), subscribe ? 'subscribe' : '']);
+  const clients = await startProcess(node, argv, { name: `${name} clients`, ready: /^ready$/ });
+  return { server, clients, sample: clients.waitFor(/^sample (.*)$/), sent: 0 };
+}
+
+/** One run of `bursts` bursts, each waited for: deliveries per second, and the server's CPU per delivery. */
+async function burst(s: Side, bursts = BURSTS): Promise<Sample> {
+  const cpu = cpuMicros(s.server.pid);
+  let ms = 0;
+  for (let b = 0; b < bursts; b++) {
+    const done = s.clients.waitFor(/^received \d+$/, 60_000);
+    s.sent += DELIVERIES;
+    s.clients.send(`expect ${s.sent}`);
+    const started = performance.now();
+    s.server.send(`broadcast ${EVENTS}`);
+    await done;
+    ms += performance.now() - started;
+  }
+  return { value: (DELIVERIES * bursts) / (ms / 1000), cpu: (cpuMicros(s.server.pid) - cpu) / (DELIVERIES * bursts) };
+}
+
+const PINGS = knob('BENCH_PINGS', 200, 20);
+
+/** Ping-pong through Redis between this process and a far one: fw's event bus against raw pub/sub. */
+async function redisRoundTrip(started: RunningServer[]): Promise<Row> {
+  const port = await freePort();
+  const redis = await startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    name: 'redis-server',
+    ready: /Ready to accept connections/,
+  }).catch((error: unknown) => {
+    throw new Error(`redis-server could not start (apt-get install redis-server): ${error instanceof Error ? error.message : String(error)}`);
+  });
+  started.push(redis);
+  const url = `redis://127.0.0.1:${port}/0`;
+  const root = kernelProject({ EVENTS_REDIS_URL: url });
+  const [node, argv] = nodeScript(join(BENCH_DIR, 'servers', 'events-echo.ts'), [root, url]);
+  const far = await startProcess(node, argv, { name: 'events echo', ready: /^ready$/ });
+  started.push(far);
+  const near = new Fluid({ root, env: {} });
+  near.events.createSignal('ping');
+  let answer: (() => void) | undefined;
+  near.events.event('pong', () => answer?.());
+  await near.mix();
+  const pub = new Redis(url);
+  const sub = new Redis(url);
+  let rawAnswer: (() => void) | undefined;
+  sub.on('message', () => rawAnswer?.());
+  await sub.subscribe('raw:pong');
+  const sides = {
+    fw: (i: number, done: () => void) => ((answer = done), near.events.trigger('ping', i)),
+    raw: (i: number, done: () => void) => ((rawAnswer = done), void pub.publish('raw:ping', String(i))),
+  };
+  const batch = async (ping: (i: number, done: () => void) => void, count = PINGS): Promise<Sample> => {
+    const cpu = cpuMicros(far.pid);
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = performance.now();
+      await new Promise<void>((resolve) => ping(i, resolve));
+      times.push(performance.now() - t);
+    }
+    return { value: median(times), cpu: (cpuMicros(far.pid) - cpu) / count };
+  };
+  for (const ping of Object.values(sides)) await batch(ping, 50); // warm-up
+  const runs = await interleave(['fw', 'raw'] as const, ROUNDS, (k) => batch(sides[k]));
+  await Promise.all([near.close(), pub.quit(), sub.quit()]);
+  return pairedRow({
+    bench: 'realtime',
+    name: 'event round trip between two processes through Redis',
+    unit: 'ms',
+    per: 'round trip (far process)',
+    fw: { label: 'fw events over the Redis bus', samples: runs.fw },
+    baseline: { label: 'raw ioredis pub/sub', samples: runs.raw },
+    note: `Median of ${PINGS} sequential ping-pongs per run; one way is about half.`,
+  });
+}
+
+const started: RunningServer[] = [];
+try {
+  const fw = await side('fw-ws.ts', [kernelProject()], '/ws/events', true, 'fw /ws/events');
+  started.push(fw.server, fw.clients);
+  const raw = await side('ws-raw.ts', [], '/', false, 'raw ws');
+  started.push(raw.server, raw.clients);
+  const sides = { fw, raw };
+  for (const s of Object.values(sides)) await burst(s, 1); // warm-up
+  const [fwFrame, rawFrame] = await Promise.all([fw.sample, raw.sample]);
+  if (fwFrame[1] !== rawFrame[1]) throw new Error(`the servers send different frames:\nfw:  ${fwFrame[1]}\nraw: ${rawFrame[1]}`);
+  const runs = await interleave(['fw', 'raw'] as const, ROUNDS, (k) => burst(sides[k]));
+  await stopAll(started.splice(0));
+  const roundTrip = await redisRoundTrip(started);
+  report(
+    'Realtime: broadcast',
+    `${ROUNDS} interleaved rounds of ${BURSTS} bursts of ${EVENTS} events to ${SOCKETS} sockets (${DELIVERIES.toLocaleString('en-US')} frames a burst); servers and clients in separate processes; CPU = the server process's per delivered frame (the far process's per round trip)`,
+    [
+      pairedRow({
+        bench: 'realtime',
+        name: `ws broadcast to ${SOCKETS} sockets`,
+        unit: 'frames/s',
+        per: 'frame',
+        fw: { label: 'fw events.trigger → /ws/events', samples: runs.fw },
+        baseline: { label: 'raw ws send loop', samples: runs.raw },
+        target: '≥ 0.95×',
       }),
-    );
-    sockets.push(...batch);
-  }
-  return { sockets, received: () => received };
+      roundTrip,
+    ],
+  );
+} finally {
+  await stopAll(started);
 }
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setImmediate(r));
-}
-
-// ---- (1) broadcast ----
-const root = project({ EVENTS_EVENT_QUEUE_SIZE: MESSAGES * 2, WS_MAX_BUFFERED_BYTES: 64 * 1024 * 1024 });
-const fluid = new Fluid({ root, env: {}, logger: createLogger('silent') });
-fluid.events.createSignal('tick');
-const fwServer = await fluid.listen(0, '127.0.0.1');
-const fwClients = await clients(`ws://127.0.0.1:${(fwServer.address() as AddressInfo).port}/ws/events`, SOCKETS, true);
-
-const http = createServer();
-const wss = new WebSocketServer({ server: http });
-await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-const rawClients = await clients(`ws://127.0.0.1:${(http.address() as AddressInfo).port}`, SOCKETS, false);
-
-const payload = { at: 0, text: 'x'.repeat(64) };
-async function fwRound(): Promise<number> {
-  const start = fwClients.received();
-  const t0 = performance.now();
-  for (let m = 0; m < MESSAGES; m++) fluid.events.trigger('tick', { ...payload, at: m });
-  await until(() => fwClients.received() - start >= SOCKETS * MESSAGES);
-  return (SOCKETS * MESSAGES) / ((performance.now() - t0) / 1000);
-}
-async function rawRound(): Promise<number> {
-  const start = rawClients.received();
-  const t0 = performance.now();
-  for (let m = 0; m < MESSAGES; m++) {
-    const text = JSON.stringify({ event: 'tick', data: { ...payload, at: m } });
-    for (const client of wss.clients) client.send(text);
-  }
-  await until(() => rawClients.received() - start >= SOCKETS * MESSAGES);
-  return (SOCKETS * MESSAGES) / ((performance.now() - t0) / 1000);
-}
-await fwRound(); // warm-up
-await rawRound();
-const fwRates: number[] = [];
-const rawRates: number[] = [];
-for (let r = 0; r < ROUNDS; r++) {
-  if (r % 2 === 0) {
-    fwRates.push(await fwRound());
-    rawRates.push(await rawRound());
-  } else {
-    rawRates.push(await rawRound());
-    fwRates.push(await fwRound());
-  }
-}
-for (const s of [...fwClients.sockets, ...rawClients.sockets]) s.terminate();
-await fluid.close();
-await new Promise<void>((r) => wss.close(() => http.close(() => r())));
-rmSync(root, { recursive: true, force: true });
-
-// ---- (2) cross-process latency through Redis ----
-const redis = await startRedis();
-const root2 = project({ EVENTS_REDIS_URL: redis.url });
-const near = new Fluid({ root: root2, env: {}, logger: createLogger('silent') });
-near.events.createSignal('ping');
-let answer: (() => void) | undefined;
-near.events.event('pong', () => answer?.());
-await near.mix();
-const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./realtime-node.ts', import.meta.url)), root2, redis.url], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve) => createInterface({ input: child.stdout! }).once('line', () => resolve()));
-
-async function pingPong(send: (i: number) => void, wait: (done: () => void) => void): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < PINGS + 50; i++) {
-    const t0 = performance.now();
-    await new Promise<void>((resolve) => {
-      wait(resolve);
-      send(i);
-    });
-    if (i >= 50) times.push(performance.now() - t0); // the first 50 warm up
-  }
-  return times;
-}
-const fwTimes = await pingPong(
-  (i) => near.events.trigger('ping', i),
-  (done) => (answer = done),
-);
-const pub = new Redis(redis.url);
-const sub = new Redis(redis.url);
-let rawAnswer: (() => void) | undefined;
-sub.on('message', () => rawAnswer?.());
-await sub.subscribe('raw:pong');
-const rawTimes = await pingPong(
-  (i) => void pub.publish('raw:ping', String(i)),
-  (done) => (rawAnswer = done),
-);
-child.stdin!.end();
-await new Promise((r) => child.once('exit', r));
-await Promise.all([near.close(), pub.quit(), sub.quit()]);
-await redis.stop();
-rmSync(root2, { recursive: true, force: true });
-
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const ms = (n: number) => `${n.toFixed(3)} ms`;
-const fwRate = median(fwRates);
-const rawRate = median(rawRates);
-console.log(`\nBroadcast: ${SOCKETS} sockets × ${MESSAGES} events, median of ${ROUNDS} rounds (deliveries/s)\n`);
-console.log('| Sender | deliveries/s | vs raw ws |');
-console.log('|---|---:|---:|');
-console.log(`| raw ws send loop (baseline) | ${fmt(rawRate)} | 1.00x |`);
-console.log(`| fw events.trigger → /ws/events | ${fmt(fwRate)} | ${(fwRate / rawRate).toFixed(2)}x |`);
-console.log(`\nCross-process round trip through Redis, ${PINGS} sequential ping-pongs (one way ≈ half)\n`);
-console.log('| Path | p50 | p99 |');
-console.log('|---|---:|---:|');
-console.log(`| raw ioredis pub/sub (baseline) | ${ms(pct(rawTimes, 50))} | ${ms(pct(rawTimes, 99))} |`);
-console.log(`| fw events over the Redis bus | ${ms(pct(fwTimes, 50))} | ${ms(pct(fwTimes, 99))} |`);
-process.exit(0);

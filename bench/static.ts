@@ -1,95 +1,81 @@
 /**
- * Static files: fw's `serveStatic` against `koa-static` alone, same files, same process.
+ * Static files: the kernel's own `/static` mount (the app's `fluid/static/`, default config)
+ * serving 1 KB and 100 KB files, and the catch-all asset route of a production Vite app (a
+ * root-relative `/logo.svg` found in the surface's `public/` through the `vite_ns` cookie),
+ * each against koa-static serving the same file; and the styled 404 page against the plain 404
+ * of the same app and against Koa answering the same page bytes from memory.
  *
- *   npx tsx bench/static.ts            # BENCH_DURATION=5 BENCH_CONNECTIONS=50 by default
- *
- * Both servers run in this process on 127.0.0.1 next to autocannon, so absolute figures are
- * lower than on a dedicated machine; the ratio is the number to watch. Each case is measured
- * three times in alternating order after a warm-up, and the best run of each is reported.
- * koa-static is mounted at `/` (it has no prefix option); serveStatic at `/static`.
+ *   npm run bench -- static      # BENCH_ROUNDS=5 BENCH_SECONDS=2
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import Koa from 'koa';
-import koaStatic from 'koa-static';
-import { serveStatic } from '../runtime-kernel/src/core/serve-static.ts';
+import { compareHttp, get, httpSettings, type Endpoint } from './lib/http-compare.ts';
+import { kernelProject, tempDir, writeFiles } from './lib/project.ts';
+import { report } from './lib/report.ts';
+import { startServer, stopAll, type RunningServer } from './lib/server.ts';
+import { BENCH_DIR, rounds } from './lib/settings.ts';
 
-const duration = Number(process.env.BENCH_DURATION ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = rounds(5);
+// Text files of exact sizes (base64 of random bytes: no compression or caching trick applies).
+const text = (bytes: number): string => randomBytes(bytes).toString('base64').slice(0, bytes);
+const files = { 'small.css': text(1024), 'large.js': text(100 * 1024), 'logo.svg': text(1024) };
 
-const dir = mkdtempSync(join(tmpdir(), 'fw-bench-static-'));
-writeFileSync(join(dir, 'small.css'), 'body { margin: 0; font-family: system-ui, sans-serif; }\n');
-writeFileSync(join(dir, 'big.js'), 'x'.repeat(100 * 1024));
+const htmx = kernelProject({}, { 'fluid/static/small.css': files['small.css'], 'fluid/static/large.js': files['large.js'] });
+const vite = kernelProject(
+  // Production (DEBUG off) with the build already present: the boot neither checks nor builds.
+  { APP_FRONTEND: { type: 'vite', framework: 'react' }, FW_CHECK_FRONTEND: false, FW_BUILD_FRONTEND: false },
+  {
+    'fluid/frontend/dist/index.html': '<!doctype html><html><head></head><body><div id="root"></div></body></html>',
+    'fluid/frontend/public/logo.svg': files['logo.svg'],
+  },
+);
+const plainDir = tempDir('koa-static');
+writeFiles(plainDir, files);
 
-async function listen(app: Koa): Promise<{ url: string; server: Server }> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+const server = (file: string, args: string[], name: string): Promise<RunningServer> => startServer(join(BENCH_DIR, 'servers', file), args, { name });
+const servers: RunningServer[] = [];
+try {
+  const [fw, fwVite] = await Promise.all([server('fw-hello.ts', [htmx, '0'], 'fw kernel'), server('fw-hello.ts', [vite, '0'], 'fw kernel, Vite app')]);
+  servers.push(fw, fwVite);
+  // Koa's 404 answers the kernel's styled page bytes, fetched once.
+  const styled = await get(fw.url('/missing'), { Accept: 'text/html' });
+  const pageFile = join(plainDir, '..', `${plainDir.split('/').pop()}-404.html`);
+  writeFileSync(pageFile, styled.body);
+  const koa = await server('koa-static.ts', [plainDir, pageFile], 'koa-static');
+  servers.push(koa);
+
+  const html = { Accept: 'text/html' };
+  const koaFile = (name: string): Endpoint => ({ label: 'koa-static', server: koa, path: `/${name}` });
+  const rows = await compareHttp(
+    'static',
+    [
+      { name: '/static 1 KB', fw: { label: 'fw /static mount', server: fw, path: '/static/small.css' }, baseline: koaFile('small.css'), target: '≥ 1.0×' },
+      { name: '/static 100 KB', fw: { label: 'fw /static mount', server: fw, path: '/static/large.js' }, baseline: koaFile('large.js'), target: '≥ 1.0×' },
+      {
+        name: 'catch-all asset 1 KB',
+        fw: { label: 'fw catch-all (Vite app, production)', server: fwVite, path: '/logo.svg', headers: { Cookie: 'vite_ns=fluid/frontend' } },
+        baseline: koaFile('logo.svg'),
+        target: '≥ 0.9×',
+        note: 'Vite app in production with its build present (FW_CHECK_FRONTEND and FW_BUILD_FRONTEND off, so the boot does not build).',
+      },
+      {
+        name: 'styled 404 vs plain 404',
+        fw: { label: 'fw styled 404 (Accept: text/html)', server: fw, path: '/missing', headers: html, status: 404 },
+        baseline: { label: 'fw plain 404 (no Accept)', server: fw, path: '/missing', status: 404 },
+        differentBytes: 'the styled page against the plain text answer of the same app',
+        target: 'CPU ≤ 1.10×',
+      },
+      {
+        name: 'styled 404 vs the same bytes from Koa',
+        fw: { label: 'fw styled 404 (Accept: text/html)', server: fw, path: '/missing', headers: html, status: 404 },
+        baseline: { label: 'Koa 404 answering the page from memory', server: koa, path: '/missing', headers: html, status: 404 },
+        note: "Koa's chain runs koa-static first (a stat of the missing file), as an app serving static files at / would.",
+      },
+    ],
+    { rounds: ROUNDS },
+  );
+  report('Static files and 404 pages', httpSettings(ROUNDS), rows);
+} finally {
+  await stopAll(servers);
 }
-
-// autocannon drops its connections when a run ends; Koa would log each aborted stream.
-const fwApp = new Koa();
-fwApp.silent = true;
-fwApp.use(serveStatic('/static', dir));
-const baseApp = new Koa();
-baseApp.silent = true;
-baseApp.use(koaStatic(dir));
-const fw = await listen(fwApp);
-const base = await listen(baseApp);
-
-interface Run {
-  rps: number;
-  p99: number;
-  errors: number;
-}
-
-async function run(url: string, seconds: number): Promise<Run> {
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
-}
-
-const cases = [
-  { name: 'small file (56 B)', fw: `${fw.url}/static/small.css`, base: `${base.url}/small.css` },
-  { name: '100 KB file', fw: `${fw.url}/static/big.js`, base: `${base.url}/big.js` },
-];
-
-const rows: Array<Record<string, string>> = [];
-for (const c of cases) {
-  await run(c.fw, 1);
-  await run(c.base, 1);
-  const fwRuns: Run[] = [];
-  const baseRuns: Run[] = [];
-  for (let round = 0; round < 3; round++) {
-    if (round % 2 === 0) {
-      fwRuns.push(await run(c.fw, duration));
-      baseRuns.push(await run(c.base, duration));
-    } else {
-      baseRuns.push(await run(c.base, duration));
-      fwRuns.push(await run(c.fw, duration));
-    }
-  }
-  const best = (runs: Run[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
-  const f = best(fwRuns);
-  const b = best(baseRuns);
-  rows.push({
-    case: c.name,
-    'serveStatic req/s': f.rps.toFixed(0),
-    'koa-static req/s': b.rps.toFixed(0),
-    ratio: (f.rps / b.rps).toFixed(2) + 'x',
-    'serveStatic p99 ms': String(f.p99),
-    'koa-static p99 ms': String(b.p99),
-    errors: String(f.errors + b.errors),
-  });
-}
-
-console.log(`\nStatic files, ${connections} connections, ${duration} s per run (best of 3), node ${process.version}\n`);
-console.table(rows);
-
-fw.server.close();
-base.server.close();
-rmSync(dir, { recursive: true, force: true });

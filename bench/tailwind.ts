@@ -1,78 +1,64 @@
 /**
- * Tailwind: fw's in-process compile (`@tailwindcss/node` + `@tailwindcss/oxide`, what boot runs
- * with FW_TAILWIND) against the Tailwind CLI (`@tailwindcss/cli`, a Node process per compile —
- * what the reference runs), over the same raw stylesheet and the same 200 template files.
+ * Tailwind: the kernel compiling the app's raw stylesheet in process (`fluid.frontend.
+ * generateTailwind`, what the `FW_TAILWIND` boot step and a reload run; warm) against the Tailwind
+ * CLI (`@tailwindcss/cli`, a Node process per compile, what the reference spawns), over the same
+ * stylesheet and the same 200 templates, interleaved.
  *
- *   npx tsx --tsconfig test/tsconfig.json bench/tailwind.ts      # BENCH_RUNS=10
- *
- * "first" is the first compile in a fresh process (module load included) for the in-process
- * path, measured in a child process; "warm" is the median of BENCH_RUNS further compiles.
+ *   npm run bench -- tailwind    # BENCH_ROUNDS=7
  */
-import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateTailwindAsset } from '../runtime-kernel/src/frontend/tailwind.ts';
+import { Fluid } from '@fw/kernel';
+import { timeCommand, type Command } from './lib/commands.ts';
+import { interleave } from './lib/interleave.ts';
+import { kernelProject } from './lib/project.ts';
+import { pairedRow, report, type Sample } from './lib/report.ts';
+import { rounds } from './lib/settings.ts';
 
-const runs = Number(process.env.BENCH_RUNS ?? 10);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const repo = join(import.meta.dirname, '..');
-mkdirSync(join(repo, '.tmp'), { recursive: true });
-const root = mkdtempSync(join(repo, '.tmp', 'bench-tailwind-'));
+const ROUNDS = rounds(7);
 const colors = ['red', 'blue', 'green', 'amber', 'slate', 'violet', 'emerald', 'rose'];
-for (let i = 0; i < 200; i++) {
-  const c = colors[i % colors.length];
-  writeFileSync(join(root, `t${i}.html`), `<div class="p-${i % 12} m-${i % 8} text-${c}-${(i % 9 + 1) * 100} bg-${c}-50 hover:bg-${c}-200 md:flex grid-cols-${i % 12 + 1}">${i}</div>`);
-}
-writeFileSync(join(root, 'tailwind_raw.css'), '@import "tailwindcss";\n');
-const cli = join(createRequire(import.meta.url).resolve('@tailwindcss/cli/package.json'), '..', 'dist', 'index.mjs');
-
-function timeCli(): number {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [cli, '-i', 'tailwind_raw.css', '-o', 'cli.css'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return performance.now() - t;
-}
-
-async function timeInProcess(): Promise<number> {
-  const t = performance.now();
-  await generateTailwindAsset('tailwind_raw.css', 'fw.css', root);
-  return performance.now() - t;
-}
-
-// First compile in a fresh process (imports included), for the boot-path figure.
-const firstScript = join(root, 'first.mts');
-writeFileSync(
-  firstScript,
-  `const t = performance.now(); const m = await import(${JSON.stringify(join(repo, 'runtime-kernel/src/frontend/tailwind.ts'))});` +
-    `await m.generateTailwindAsset('tailwind_raw.css', 'first.css', ${JSON.stringify(root)}); console.log(performance.now() - t);`,
+const templates = Object.fromEntries(
+  Array.from({ length: 200 }, (_, i) => {
+    const c = colors[i % colors.length];
+    return [`fluid/templates/t${i}.html`, `<div class="p-${i % 12} m-${i % 8} text-${c}-${((i % 9) + 1) * 100} bg-${c}-50 hover:bg-${c}-200 md:flex grid-cols-${(i % 12) + 1}">${i}</div>`];
+  }),
 );
-const firsts: number[] = [];
-for (let i = 0; i < 3; i++) {
-  const r = spawnSync(join(repo, 'node_modules/.bin/tsx'), [firstScript], { cwd: repo, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  firsts.push(Number(r.stdout.trim()));
+const root = kernelProject({}, { ...templates, 'fluid/static/tailwind_raw.css': '@import "tailwindcss";\n' });
+const surface = join(root, 'fluid');
+const fluid = new Fluid({ root, env: {} });
+const cli: Command = {
+  label: 'Tailwind CLI (a process per compile)',
+  argv: [process.execPath, join(createRequire(import.meta.url).resolve('@tailwindcss/cli/package.json'), '..', 'dist', 'index.mjs'), '-i', 'static/tailwind_raw.css', '-o', 'static/cli.css'],
+  cwd: surface,
+};
+
+async function inProcess(): Promise<Sample> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await fluid.frontend.generateTailwind(false, true);
+  const used = process.cpuUsage(cpu);
+  return { value: performance.now() - started, cpu: used.user + used.system };
 }
-const cliTimes: number[] = [];
-const fwTimes: number[] = [];
-await timeInProcess();
-for (let i = 0; i < runs; i++) {
-  if (i % 2 === 0) {
-    cliTimes.push(timeCli());
-    fwTimes.push(await timeInProcess());
-  } else {
-    fwTimes.push(await timeInProcess());
-    cliTimes.push(timeCli());
-  }
-}
-const same = readFileSync(join(root, 'cli.css'), 'utf8').length;
-const ours = readFileSync(join(root, 'fw.css'), 'utf8').length;
-const cliMs = median(cliTimes);
-const fwMs = median(fwTimes);
-console.log(`Tailwind compile, 200 templates, median of ${runs} (output: fw ${ours} B, CLI ${same} B)`);
-console.log('| Path | ms | vs CLI |');
-console.log('|---|---:|---:|');
-console.log(`| Tailwind CLI (process per compile) | ${cliMs.toFixed(1)} | 1.00x |`);
-console.log(`| fw in-process, first compile in a fresh process (imports included) | ${median(firsts).toFixed(1)} | ${(cliMs / median(firsts)).toFixed(2)}x faster |`);
-console.log(`| fw in-process, warm | ${fwMs.toFixed(1)} | ${(cliMs / fwMs).toFixed(2)}x faster |`);
-rmSync(root, { recursive: true, force: true });
+const toSample = async (): Promise<Sample> => {
+  const r = await timeCommand(cli, 0);
+  return { value: r.ms, cpu: r.cpuMicros };
+};
+
+await inProcess(); // the first compile loads @tailwindcss/node and oxide
+await toSample();
+const runs = await interleave(['fw', 'cli'] as const, ROUNDS, (k) => (k === 'fw' ? inProcess() : toSample()));
+const ours = readFileSync(join(surface, 'static', 'tailwind.css'));
+const theirs = readFileSync(join(surface, 'static', 'cli.css'));
+await fluid.close();
+report('Tailwind', `${ROUNDS} interleaved rounds; fw warm in this process, the CLI a fresh process each; CPU = each side's own (threads and children included)`, [
+  pairedRow({
+    bench: 'tailwind',
+    name: 'compile 200 templates',
+    unit: 'ms',
+    per: 'compile',
+    fw: { label: 'fw generateTailwind (in process, warm)', samples: runs.fw },
+    baseline: { label: cli.label, samples: runs.cli },
+    note: ours.equals(theirs) ? 'Both write identical CSS.' : `The outputs differ: fw ${ours.length} B, CLI ${theirs.length} B.`,
+  }),
+]);

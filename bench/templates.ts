@@ -1,71 +1,61 @@
 /**
- * Templates: `fluid.render()` (lookup across folders, cached compile, Markup result) against raw
- * handlebars rendering the same precompiled template, in this process.
+ * Templates: a kernel route rendering a page (`ctx.render`: lookup across the template folders,
+ * cached compile, Markup) against Koa + @koa/router + handlebars rendering the same page, over
+ * HTTP; and `fluid.render()` against raw handlebars in this process (the same compiled output).
  *
- *   npx tsx --tsconfig test/tsconfig.json bench/templates.ts      # BENCH_RENDERS=20000 BENCH_ROUNDS=5
- *
- * Rounds alternate which side runs first; the best round of each is reported.
+ *   npm run bench -- templates    # BENCH_ROUNDS=5 BENCH_SECONDS=2
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import Handlebars from 'handlebars';
-import { Additive, Fluid } from '../runtime-kernel/src/index.ts';
-import { createLogger } from '../runtime-kernel/src/core/index.ts';
+import { Additive, Fluid } from '@fw/kernel';
+import { compareHttp, httpSettings } from './lib/http-compare.ts';
+import { compareOps } from './lib/micro.ts';
+import { kernelProject } from './lib/project.ts';
+import { report } from './lib/report.ts';
+import { startServer, stopAll, type RunningServer } from './lib/server.ts';
+import { BENCH_DIR, knob, rounds } from './lib/settings.ts';
+import { PAGE_DATA, PAGE_TEMPLATE } from './servers/page.ts';
 
-const renders = Number(process.env.BENCH_RENDERS ?? 20_000);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = rounds(5);
+const project = kernelProject({}, { 'fluid/templates/list.html': PAGE_TEMPLATE });
+const servers: RunningServer[] = [];
+try {
+  const [fw, koa] = await Promise.all([
+    startServer(join(BENCH_DIR, 'servers', 'fw-template.ts'), [project], { name: 'fw kernel' }),
+    startServer(join(BENCH_DIR, 'servers', 'koa-template.ts'), [], { name: 'Koa + handlebars' }),
+  ]);
+  servers.push(fw, koa);
+  const http = await compareHttp(
+    'templates',
+    [
+      {
+        name: 'template route',
+        fw: { label: 'fw kernel ctx.render', server: fw, path: '/page' },
+        baseline: { label: 'Koa + @koa/router + handlebars', server: koa, path: '/page' },
+      },
+    ],
+    { rounds: ROUNDS },
+  );
 
-const source = `<!doctype html>
-<html><head><title>{{title}}</title></head>
-<body>
-<h1>{{title}}</h1>
-<ul>
-{{#each items}}  <li class="{{cls}}"><a href="/items/{{id}}">{{name}}</a> {{note}}</li>
-{{/each}}</ul>
-</body></html>
-`;
-const data = {
-  title: 'Items & <things>',
-  items: Array.from({ length: 20 }, (_, i) => ({ id: i, cls: i % 2 ? 'odd' : 'even', name: `Item <${i}>`, note: `"quoted" & 'single' ${i}` })),
-};
-
-const root = mkdtempSync(join(tmpdir(), 'fw-bench-tpl-'));
-writeFileSync(join(root, 'fw.json'), JSON.stringify({ name: 'bench', config: {} }));
-mkdirSync(join(root, 'app_configs'));
-writeFileSync(join(root, 'app_configs', 'bench.ini'), 'SECRET_KEY = bench\n');
-mkdirSync(join(root, 'fluid', 'templates'), { recursive: true });
-mkdirSync(join(root, 'blog', 'templates'), { recursive: true });
-writeFileSync(join(root, 'blog', 'templates', 'list.html'), source); // found after one miss in the app folder
-
-const fluid = new Fluid({ root, env: {}, logger: createLogger('silent') });
-fluid.additive(new Additive('blog', { root: join(root, 'blog') }));
-const raw = Handlebars.create().compile(source);
-
-if (fluid.render('list.html', data).toString() !== raw(data)) throw new Error('outputs differ');
-
-function time(fn: () => unknown): number {
-  const t0 = performance.now();
-  for (let i = 0; i < renders; i++) fn();
-  return performance.now() - t0;
+  // In-process: the template sits in an Additive's folder, found after a miss in the app's.
+  const local = kernelProject({}, { 'blog/templates/list.html': PAGE_TEMPLATE });
+  const fluid = new Fluid({ root: local, env: {} });
+  fluid.additive(new Additive('blog', { root: join(local, 'blog') }));
+  const raw = Handlebars.create().compile(PAGE_TEMPLATE);
+  if (fluid.render('list.html', PAGE_DATA).toString() !== raw(PAGE_DATA)) throw new Error('fluid.render and handlebars render different bytes');
+  const render = await compareOps(
+    'templates',
+    [
+      {
+        name: 'render in process',
+        fw: { label: 'fluid.render (lookup + cache + Markup)', run: () => fluid.render('list.html', PAGE_DATA) },
+        baseline: { label: 'raw handlebars (compiled)', run: () => raw(PAGE_DATA) },
+        ops: knob('BENCH_RENDERS', 20_000, 2_000),
+      },
+    ],
+    { rounds: ROUNDS },
+  );
+  report('Templates', `${httpSettings(ROUNDS)}; render: ${ROUNDS} interleaved rounds in one process`, [...http, ...render]);
+} finally {
+  await stopAll(servers);
 }
-const cases: Record<string, () => unknown> = {
-  'raw handlebars (compiled template)': () => raw(data),
-  'fw render (lookup + cache + Markup)': () => fluid.render('list.html', data),
-};
-for (const fn of Object.values(cases)) time(fn); // warm-up
-const best: Record<string, number> = {};
-for (let r = 0; r < rounds; r++) {
-  const names = r % 2 === 0 ? Object.keys(cases) : Object.keys(cases).reverse();
-  for (const name of names) best[name] = Math.min(best[name] ?? Infinity, time(cases[name]!));
-}
-const base = best['raw handlebars (compiled template)']!;
-console.log(`\nTemplate render, ${renders} renders per round, best of ${rounds}\n`);
-console.log('| Renderer | renders/s | µs/render | ratio |');
-console.log('|---|---:|---:|---:|');
-for (const [name, ms] of Object.entries(best)) {
-  console.log(`| ${name} | ${Math.round((renders / ms) * 1000)} | ${((ms * 1000) / renders).toFixed(2)} | ${(base / ms).toFixed(2)}x |`);
-}
-await fluid.close();
-rmSync(root, { recursive: true, force: true });
