@@ -37,14 +37,23 @@ async function isMemberName(id: Identifier): Promise<boolean> {
 }
 
 /**
+ * Every name the file uses for anything but a member: declarations in any scope, imports, and
+ * references to globals (`console`). A new declaration or import must take none of them.
+ */
+export async function usedNames(sf: SourceFile): Promise<Set<string>> {
+  const { SyntaxKind } = await tsMorph();
+  const used = new Set<string>();
+  for (const id of sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (!(await isMemberName(id))) used.add(id.getText());
+  return used;
+}
+
+/**
  * A local name for a new import that clashes with nothing: `wanted` unless the file already uses
  * that name for anything but a member (a declaration in any scope, an import, a reference to a
  * global such as `console`), then `<wanted>Additive`, `<wanted>Additive2`, ...
  */
 async function freeLocal(sf: SourceFile, wanted: string): Promise<string> {
-  const { SyntaxKind } = await tsMorph();
-  const used = new Set<string>();
-  for (const id of sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (!(await isMemberName(id))) used.add(id.getText());
+  const used = await usedNames(sf);
   if (!used.has(wanted)) return wanted;
   for (let n = 1; ; n++) {
     const candidate = `${wanted}Additive${n === 1 ? '' : n}`;
