@@ -2,9 +2,9 @@ import type { SourceFile, Statement, ts as Ts } from 'ts-morph';
 import { anchorLabel, findAnchor, type Anchor } from './anchor.js';
 import { calleeChain, insertAfter } from './calls.js';
 import { CodemodAnchorError } from './errors.js';
-import { importsOf, usedNames } from './imports.js';
+import { namedImports } from './imports.js';
 import type { SnippetFormatter } from './route.js';
-import { applySplices, eolOf, lineEnd, parse, quoteOf, tsMorph, type CodemodResult, type SourceText, type Splice } from './source.js';
+import { applySplices, eolOf, parse, quoteOf, tsMorph, type CodemodResult, type SourceText, type Splice } from './source.js';
 
 /** A registration in the app file: names imported from a module, and a statement using them. */
 export interface Registration {
@@ -78,24 +78,9 @@ export async function addRegistration(file: SourceText, registration: Registrati
   const statement = await forApp(registration.statement, anchor.name);
   const splices: Splice[] = [];
 
-  const declarations = importsOf(sf, registration.from);
-  const imported = new Set(declarations.flatMap((d) => d.getNamedImports().filter((n) => !n.getAliasNode()).map((n) => n.getName())));
-  const missing = registration.imports.filter((name) => !imported.has(name));
-  if (missing.length > 0) {
-    const used = await usedNames(sf);
-    const taken = missing.find((name) => used.has(name));
-    if (taken) throw byHand(`${file.path} already uses the name "${taken}"`);
-    const named = declarations.find((d) => d.getNamedImports().length > 0);
-    const lastNamed = named?.getNamedImports().at(-1);
-    if (lastNamed) {
-      splices.push({ start: lastNamed.getEnd(), end: lastNamed.getEnd(), text: missing.map((name) => `, ${name}`).join('') });
-    } else {
-      const line = `import { ${missing.join(', ')} } from ${q}${registration.from}${q};`;
-      const last = sf.getImportDeclarations().at(-1);
-      const at = last ? lineEnd(text, last.getEnd()) : 0;
-      splices.push({ start: at, end: at, text: last ? `${eolOf(text)}${line}` : `${line}${eolOf(text)}${eolOf(text)}` });
-    }
-  }
+  const imports = await namedImports(sf, text, registration.from, registration.imports);
+  if (imports.taken) throw byHand(`${file.path} already uses the name "${imports.taken}"`);
+  splices.push(...imports.splices);
 
   const present = sf.getStatements().some((s) => squeeze(s.getText()) === squeeze(statement));
   if (!present) {

@@ -2,7 +2,7 @@ import type { FunctionDeclaration, SourceFile, Statement } from 'ts-morph';
 import { anchorLabel, findAnchor } from './anchor.js';
 import { findCalls, topStatement } from './calls.js';
 import { CodemodAnchorError } from './errors.js';
-import { usedNames } from './imports.js';
+import { namedImports, usedNames } from './imports.js';
 import { applySplices, eolOf, indentAt, lineEnd, lineStart, parse, quoteOf, tsMorph, type CodemodResult, type SourceText, type Splice } from './source.js';
 
 /** A route to add: `<router>.<method>('<name>', '<path>', <handler>)`. */
@@ -17,6 +17,22 @@ export interface NewRoute {
   handler: string;
   /** One line of comment above the route (app) or the handler (Additive). */
   comment?: string;
+  /** Names the handler uses, imported from a module (relative to the file the route goes in). */
+  imports?: { from: string; names: string[] };
+}
+
+/** The splices importing what the route's handler uses; a name the file uses otherwise is a manual fix. */
+async function routeImports(sf: SourceFile, file: SourceText, route: NewRoute, code: string): Promise<Splice[]> {
+  if (!route.imports || route.imports.names.length === 0) return [];
+  const { splices, taken } = await namedImports(sf, file.text, route.imports.from, route.imports.names);
+  if (taken) {
+    const q = quoteOf(sf);
+    throw new CodemodAnchorError(
+      file.path,
+      `${file.path} already uses the name "${taken}": add \`import { ${route.imports.names.join(', ')} } from ${q}${route.imports.from}${q};\` and \`${code}\` to it by hand`,
+    );
+  }
+  return splices;
 }
 
 /**
@@ -69,9 +85,10 @@ export async function addAppRoute(file: SourceText, route: NewRoute, format: Sni
     const statement = topStatement(sf, found);
     if (statement && Node.isExpressionStatement(statement) && statement.getEnd() > last.getEnd()) last = statement;
   }
+  const imports = await routeImports(sf, file, route, call(anchor.name));
   const comment = route.comment ? `// ${route.comment}\n` : '';
   const code = await format(`${comment}${call(anchor.name)}`, '');
-  return { changed: true, text: applySplices(file.text, [after(file.text, last, code)]) };
+  return { changed: true, text: applySplices(file.text, [...imports, after(file.text, last, code)]) };
 }
 
 /** The module's router function: `export default function api(router: HttpRouter) { ... }`. */
@@ -106,7 +123,7 @@ export async function addAdditiveRoute(file: SourceText, route: NewRoute, id: st
   for (let n = 1; used.has(local); n++) local = `${id}Route${n === 1 ? '' : n}`;
   const text = file.text;
   const eol = eolOf(text);
-  const splices: Splice[] = [];
+  const splices: Splice[] = await routeImports(sf, file, route, `router.${route.method}(...)`);
   const kernel = sf.getImportDeclarations().find((d) => d.getModuleSpecifierValue() === '@fw/kernel');
   const hasHandler = kernel?.getNamedImports().some((n) => n.getName() === 'Handler' && !n.getAliasNode());
   if (!hasHandler) {
