@@ -86,7 +86,15 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     throw new CliError(`fw make: unknown generator "${first}"${didYouMean(first, names)}; the generators are ${names.join(', ')}. Run "fw make --list".`);
   }
   const command = `fw make ${generator.name}`;
-  const { values, positionals } = parseCommandArgs(command, rest, { ...make.questionFlags(generator.questions), ...OWN });
+  const spec = { ...make.questionFlags(generator.questions), ...OWN };
+  // A generator's flags are its questions: an unknown one is most often a typo of one of them.
+  for (const arg of rest.slice(0, rest.includes('--') ? rest.indexOf('--') : rest.length)) {
+    const flag = /^--([^=]+)/.exec(arg)?.[1];
+    if (flag !== undefined && !(flag in spec)) {
+      throw new CliError(`${command}: unknown option --${flag}${didYouMean(`--${flag}`, Object.keys(spec).map((k) => `--${k}`))}. Run "${command} --help" for its questions.`);
+    }
+  }
+  const { values, positionals } = parseCommandArgs(command, rest, spec);
   if (values.help === true) {
     io.stdout.write(make.generatorHelp(generator));
     return 0;
@@ -115,7 +123,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     failed,
     extra: { generator: generator.name, source: generator.source, answers, notes: lines },
     // After a conflict, the same command merges again (fw generate leaves what fw make wrote alone).
-    again: ['fw make', ...argv.filter((a) => a !== '--dry-run' && a !== '--json')].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' '),
+    again: ['fw make', ...argv.filter((a) => a !== '--dry-run' && a !== '--json').map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a))].join(' '),
   });
   if (!dryRun && code === 0 && values.json !== true && isInteractive(io)) await generator.builtin?.after?.(answers, io);
   return code;

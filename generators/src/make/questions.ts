@@ -179,7 +179,9 @@ export async function gatherAnswers(
     }
     let value: unknown;
     if (given !== undefined) {
-      value = await fromFlag(q, given, answers);
+      value = await fromFlag(q, given, answers).catch((error: unknown) => {
+        throw new MakeError(`${command}: ${error instanceof Error ? error.message : String(error)}`);
+      });
       const problem = await validated(q, value, answers);
       if (problem !== undefined) throw new MakeError(`${command}: --${q.name}: ${problem}`);
     } else if (isInteractive(io)) {
