@@ -22,6 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['create', 'additive'], summary: 'write additives/<name>/ (typed modules) and register it', load: () => import('./create-additive.js') },
   { words: ['destroy', 'additive'], summary: 'remove an additive fw generated, and its registration', load: () => import('./destroy-additive.js') },
   { words: ['generate'], summary: 're-render from fw.json, merging with your edits (--dry-run, --json)', load: () => import('./generate.js') },
+  { words: ['make'], summary: 'run a generator: route, page, model, mail, guard, event, test, plugin, or your own', load: () => import('./make.js') },
   { words: ['migrate'], summary: 'Prisma migrations per bind: init | dev | deploy | status | reset | diff', load: () => import('./migrate.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
