@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,7 +85,15 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   register();
   const kernel: unknown = await import(pathToFileURL(kernelPath).href);
   if (!isKernelModule(kernel)) throw new CliError(`${kernelPath} does not export Fluid and serve: is @fw/kernel up to date?`);
-  const app = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+  let app: { default?: unknown };
+  try {
+    app = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+  } catch (error) {
+    // A merge left conflict markers in a source file: name the file and line, not a parse error.
+    const marker = await findSourceConflict(root);
+    if (marker) throw new CliError(`${marker}: unresolved merge conflict marker; resolve the conflict and save the file (the app cannot load until then).`);
+    throw error;
+  }
   if (!(app.default instanceof kernel.Fluid)) {
     throw new CliError(`${APP_ENTRY} must "export default" a Fluid created with @fw/kernel (got ${describe(app.default)}).`);
   }
@@ -93,6 +102,35 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   if (options.port !== undefined) serveOptions.port = options.port;
   if (options.host !== undefined) serveOptions.host = options.host;
   await kernel.serve(app.default, serveOptions);
+}
+
+const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
+const SKIPPED = new Set(['node_modules', 'frontend', 'dist', 'static', 'templates']);
+
+/** `<file>:<line>` of the first conflict marker in the server sources (fluid/, additives/), if any. */
+async function findSourceConflict(root: string): Promise<string | undefined> {
+  const walk = async (rel: string): Promise<string | undefined> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const entry of entries) {
+      const child = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        if (SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
+        const found = await walk(child);
+        if (found) return found;
+      } else if (entry.isFile() && SOURCE.test(entry.name)) {
+        const lines = (await readFile(path.join(root, child), 'utf8')).split(/\r?\n/);
+        const line = lines.findIndex((l) => /^(?:<{7}|>{7}|\|{7})(?: |$)/.test(l));
+        if (line >= 0) return `${child}:${line + 1}`;
+      }
+    }
+    return undefined;
+  };
+  return (await walk('fluid')) ?? (await walk('additives'));
 }
 
 function describe(value: unknown): string {
