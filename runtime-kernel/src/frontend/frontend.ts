@@ -191,7 +191,7 @@ export class Frontend {
     const before: FluidMiddleware[] = [];
     let dev: DevServer | undefined;
     if (debug) {
-      dev = await startDevServer(fluid.root, fluid.logger);
+      dev = await startDevServer(fluid.root, fluid.logger, [...namespaces]);
       app.#dev = dev;
       before.push(dev.proxy);
     } else {
