@@ -87,16 +87,30 @@ export class DevRun {
   }
 
   /** Starts `fw <args> --port <free>` in `root`, with `env` over this process's environment. */
-  static async start(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<DevRun> {
+  static start(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<DevRun> {
+    return DevRun.spawn(root, process.execPath, [FW_BIN, ...args], env);
+  }
+
+  /** Starts the app's own `npm run <script> -- --port <free>` in `root` (its own process group). */
+  static npm(root: string, script: string, env: NodeJS.ProcessEnv = {}): Promise<DevRun> {
+    return DevRun.spawn(root, 'npm', ['run', script, '--'], env, true);
+  }
+
+  private static async spawn(root: string, command: string, args: string[], env: NodeJS.ProcessEnv, group = false): Promise<DevRun> {
     const port = await freePort();
     const { FW_ENV: _unset, ...inherited } = process.env; // the test decides FW_ENV
-    const child = spawn(process.execPath, [FW_BIN, ...args, '--port', String(port)], {
+    const child = spawn(command, [...args, '--port', String(port)], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...inherited, FW_LOG_LEVEL: 'info', ...env },
+      detached: group,
     });
-    return new DevRun(child, `http://127.0.0.1:${port}`);
+    const run = new DevRun(child, `http://127.0.0.1:${port}`);
+    run.#group = group;
+    return run;
   }
+
+  #group = false;
 
   /** How many times the app was (re)started: one "serving at" line per boot. */
   get boots(): number {
@@ -123,9 +137,12 @@ export class DevRun {
     return this.waitFor(() => this.boots >= n, `boot ${n}`);
   }
 
-  /** SIGTERM and the exit code. */
+  /** SIGTERM (to its process group when it has one: npm, the shell, fw) and the exit code. */
   async stop(): Promise<number | null> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      if (this.#group && this.child.pid) process.kill(-this.child.pid, 'SIGTERM');
+      else this.child.kill('SIGTERM');
+    }
     return this.exited;
   }
 }
