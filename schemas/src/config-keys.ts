@@ -108,6 +108,10 @@ export const configShape = {
   FW_THEMES: bool('Use the themed raw stylesheet tailwind_raw.css (true) or tailwind_no_themes.css (false). Default true.', true),
   FW_CHECK_FRONTEND: bool('In production, run `npm run check` over the frontend workspaces at boot. Default true.', true),
   FW_BUILD_FRONTEND: bool('In production, run `npm run build` over the frontend workspaces at boot. Default true.', true),
+  FW_ENV: z
+    .enum(['production', 'development'])
+    .default('production')
+    .describe('Which defaults apply: "development" (set by fw dev / fw run --watch) makes DEBUG default to true; an explicit DEBUG in fw.json, the ini or the environment still wins. Default "production".'),
   FW_PROCESSING: bool('Serve styled error pages (errors/<status>.html) to clients that accept HTML. Default true.', true),
   MAIL_SERVER: z.string().min(1).optional().describe('SMTP server host name. Unset: mail is not sent over SMTP.'),
   MAIL_PORT: port().default(587).describe('SMTP port. Default 587 (STARTTLS); use 465 with MAIL_USE_TLS for implicit TLS.'),

@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['make'], summary: 'run a generator: route, page, model, mail, guard, event, test, plugin, or your own', load: () => import('./make.js') },
   { words: ['migrate'], summary: 'Prisma migrations per bind: init | dev | deploy | status | reset | diff', load: () => import('./migrate.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
+  { words: ['dev'], summary: 'the dev loop: restarts, browser reloads and Vite HMR (fw run --watch)', load: async () => ({ run: (await import('./run.js')).runDev }) },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
   {
     words: ['ocean', 'search'],

@@ -54,10 +54,18 @@ function messageOf(res: BufferedResponse): string {
   return defaultMessage(res.status);
 }
 
+// Requests the debug error page answered (debug only): the styled page must not replace it.
+const debugAnswers = new WeakSet<object>();
+
+/** Marks `ctx` as answered by the debug error page, which the styled page then leaves alone. */
+export function keepDebugAnswer(ctx: FluidContext): void {
+  debugAnswers.add(ctx);
+}
+
 /** The styled-error-page processor; `render` renders a template name with data. */
 export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup): AfterRequestProcessor {
   return (res, ctx) => {
-    if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx)) return undefined;
+    if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx) || debugAnswers.has(ctx)) return undefined;
     const html = render(`errors/${res.status}.html`, {
       status: res.status,
       title: defaultMessage(res.status),

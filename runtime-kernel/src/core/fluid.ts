@@ -20,7 +20,7 @@ import { setBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { loadConfigDetails } from './config.js';
 import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState } from './context.js';
-import { answerError, fillErrorBody } from './error-handler.js';
+import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, type Logger } from './errors.js';
 import { escape, type Markup } from './markup.js';
@@ -340,12 +340,14 @@ export class FluidCore {
     this.#checkSocketsServed();
     // The stack is built once every hook has run, so hooks may still add routes and hooks.
     const koa = this.koa;
-    const { logger, processors } = this;
+    const { logger, processors, root } = this;
+    const debug = this.config.DEBUG;
     koa.use(async (ctx, next) => {
       try {
         await next();
       } catch (err) {
-        answerError(ctx, err, logger);
+        if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
+        else answerError(ctx, err, logger);
       }
       fillErrorBody(ctx);
       if (processors.size > 0) await processors.run(ctx, logger);

@@ -191,11 +191,11 @@ export class Frontend {
     const before: FluidMiddleware[] = [];
     let dev: DevServer | undefined;
     if (debug) {
-      dev = await startDevServer(fluid.root, fluid.logger);
+      dev = await startDevServer(fluid.root, fluid.logger, [...namespaces]);
       app.#dev = dev;
       before.push(dev.proxy);
     } else {
-      await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger);
+      await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger, [...namespaces]);
       for (const s of viteSurfaces) {
         mounts.push(s.#vite!.mount());
         if (s.registerIndex) await s.#vite!.assertBuilt(); // a missing build stops the boot, not a later request

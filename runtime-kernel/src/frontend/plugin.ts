@@ -9,6 +9,7 @@ import { extendAdditives } from '../core/additive.js';
 import type { Plugin } from '../core/plugin.js';
 import { KERNEL_STATIC_PREFIX } from '../core/static.js';
 import { Frontend, type FrontendWiring } from './frontend.js';
+import type { LiveReload } from './live-reload.js';
 import { serveVendor } from './vendor.js';
 
 declare module '../core/fluid.js' {
@@ -33,6 +34,7 @@ extendAdditives((additive) => {
 /** The frontend plugin (the `Fluid` of `@fw/kernel` has it). */
 export function frontend(): Plugin {
   let wiring: FrontendWiring | undefined;
+  let live: LiveReload | undefined;
   return {
     name: 'frontend',
     register(fluid) {
@@ -45,8 +47,15 @@ export function frontend(): Plugin {
       for (const mount of wiring.mounts) fluid.mountStatic(mount.prefix, mount);
       for (const mw of wiring.before) fluid.use(mw, 'context');
       for (const mw of wiring.after) fluid.use(mw, 'fallback'); // the catch-all: after every route
+      if (fluid.config.DEBUG) {
+        // Development only: production never imports the live-reload module (docs/dev.md).
+        live = (await import('./live-reload.js')).startLiveReload(fluid);
+        fluid.use(live.middleware, 'first');
+        fluid.processor(live.processor);
+      }
     },
     upgrade: (_fluid, req, socket, head) => wiring?.upgrade(req, socket, head) ?? false, // the /vite-dev HMR socket
+    stop: () => live?.close(), // open event streams would hold the server open
     close: () => wiring?.close(),
   };
 }
