@@ -145,3 +145,31 @@ describe('a React surface in production', () => {
     await page.close();
   });
 });
+
+describe('a React surface in debug (the relaxed policy for Vite HMR)', () => {
+  let base: string;
+  beforeAll(async () => {
+    const root = viteProject({ config: { DEBUG: true }, surfaces: [{ frontend: { type: 'vite', framework: 'react' } }] });
+    const fluid = new Fluid({ root, env: {}, logger: memoryLogger() });
+    fluids.push(fluid);
+    base = await start(fluid);
+  }, 180_000);
+
+  it("the dev client, the nonced refresh preamble and the HMR socket's page run with no violation; only debug allows inline styles and ws:", async () => {
+    const { page, problems } = await visit(`${base}/`);
+    const res = await page.request.get(`${base}/`);
+    const policy = res.headers()['content-security-policy']!;
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(await res.text()).toContain(`<script nonce="${nonce}" type="module">\nimport RefreshRuntime`);
+    expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+    expect(policy).toContain("connect-src 'self' ws: wss:");
+    expect(policy).not.toMatch(/script-src[^;]*unsafe/);
+    const button = page.locator('button.counter');
+    await button.waitFor({ timeout: 60_000 });
+    await button.click();
+    expect(await button.textContent()).toBe('Count is 1');
+    await page.waitForFunction(() => (window as unknown as { __vite_plugin_react_preamble_installed__?: boolean }).__vite_plugin_react_preamble_installed__ === true);
+    expect(await problems()).toEqual([]);
+    await page.close();
+  });
+});
