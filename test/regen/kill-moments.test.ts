@@ -81,7 +81,7 @@ describe('SIGKILL at a named moment of fw generate (v1 → v2 of a 40-file rende
     ['file-write', 'a project file'],
     ['store-write', 'a .fw/store copy'],
     ['record-write', '.fw/record.json'],
-  ] as const)('killed at %s (%s): the leftovers are there, and the next run leaves nothing behind', async (moment) => {
+  ] as const)('killed at %s (%s): the leftovers are there, and the next run leaves nothing behind', async (moment, _what) => {
     const root = await project();
     expect((await runChild([child, root, '1', ...SHAPE], repo)).code).toBe(0);
     const killed = await runChild([child, root, '2', ...SHAPE], repo, moment);

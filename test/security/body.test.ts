@@ -41,7 +41,7 @@ const jsonOf = (size: number): string => JSON.stringify({ pad: 'x'.repeat(size -
 /** An urlencoded form of exactly `size` bytes. */
 const formOf = (size: number): string => `pad=${'y'.repeat(size - 4)}`;
 
-const post = (path: string, type: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+const post = (path: string, type: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
   fetch(base + path, { method: 'POST', headers: { 'Content-Type': type, Accept: 'application/json', ...headers }, body });
 
 describe('limits', () => {
@@ -75,11 +75,11 @@ describe('limits', () => {
   });
 
   it('a gzip body small on the wire but over the limit once inflated is 413', async () => {
-    const bomb = gzipSync(jsonOf(LIMITS.BODY_JSON_LIMIT * 50));
+    const bomb = new Uint8Array(gzipSync(jsonOf(LIMITS.BODY_JSON_LIMIT * 50)));
     expect(bomb.length).toBeLessThan(LIMITS.BODY_JSON_LIMIT);
     const res = await post('/api/echo', 'application/json', bomb, { 'Content-Encoding': 'gzip' });
     expect(res.status).toBe(413);
-    const fine = await post('/api/echo', 'application/json', gzipSync(JSON.stringify({ a: 1 })), { 'Content-Encoding': 'gzip' });
+    const fine = await post('/api/echo', 'application/json', new Uint8Array(gzipSync(JSON.stringify({ a: 1 }))), { 'Content-Encoding': 'gzip' });
     expect(await fine.json()).toEqual({ body: { a: 1 } });
   });
 
@@ -132,7 +132,7 @@ describe('parsing', () => {
       req.end('{"a":1}');
     });
     expect(JSON.parse(peek)).toEqual({ body: null });
-    const binary = await post('/api/upload', 'application/octet-stream', Buffer.alloc(100, 1));
+    const binary = await post('/api/upload', 'application/octet-stream', new Uint8Array(100).fill(1));
     expect(await binary.json()).toEqual({ bytes: 100, parsed: null });
   });
 
