@@ -11,6 +11,7 @@ export type { Plugin, Stage } from './plugin.js';
 export { Additive, RESERVED_ADDITIVE_NAMES, extendAdditives } from './additive.js';
 export type { AdditiveOptions, AdditiveInitializer, BeforeEnableHook } from './additive.js';
 export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, Next } from './context.js';
+export { renderingContext, renderFor } from './context.js';
 export { HttpRouter, methodNotAllowed } from './router.js';
 export type { BeforeRequestHook, AfterValueHook, RouteHooks, HttpRouterOptions } from './router.js';
 export { WsRouter } from './ws-router.js';

@@ -10,7 +10,9 @@ import type { Plugin } from '../core/plugin.js';
 import { KERNEL_STATIC_PREFIX } from '../core/static.js';
 import { Frontend, type FrontendWiring } from './frontend.js';
 import type { LiveReload } from './live-reload.js';
-import { serveVendor } from './vendor.js';
+import { serveVendor, vendorFiles } from './vendor.js';
+import { renderingContext } from '../core/context.js';
+import { scriptNonce } from '../security/state.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
@@ -39,10 +41,13 @@ export function frontend(): Plugin {
     name: 'frontend',
     register(fluid) {
       Object.defineProperty(fluid, 'frontend', { value: new Frontend({ fluid }), enumerable: true });
-      fluid.templates.registerHelper('frontend', () => fluid.frontend.include());
+      fluid.templates.registerHelper('frontend', () => {
+        const ctx = renderingContext(); // rendered for a request: the script tags carry its CSP nonce when the policy needs one
+        return fluid.frontend.include(ctx ? scriptNonce(ctx, false) : undefined);
+      });
     },
     async build(fluid) {
-      fluid.mountStatic(`${KERNEL_STATIC_PREFIX}/vendor`, { middleware: serveVendor() });
+      fluid.mountStatic(`${KERNEL_STATIC_PREFIX}/vendor`, { middleware: serveVendor(vendorFiles(fluid.config.FW_ALPINE_BUILD)) });
       wiring = await Frontend.prepare(fluid);
       for (const mount of wiring.mounts) fluid.mountStatic(mount.prefix, mount);
       for (const mw of wiring.before) fluid.use(mw, 'context');
