@@ -224,6 +224,10 @@ export const configShape = {
   AUTH_PERMISSIONS: guardNames('permission')
     .default([])
     .describe('Permission names; the generators write a guard per permission. Default [].'),
+  AUTH_TWO_FACTOR: bool(
+    'With the auth scaffold (`fw create auth`): generate TOTP two-factor pages (enrol, challenge, recovery codes, disable). Default true.',
+    true,
+  ),
   FW_OCEAN_URL: z
     .string()
     .refine((v) => /^(https?|file):/i.test(v) || !/^[a-z][a-z0-9+.-]*:/i.test(v), {

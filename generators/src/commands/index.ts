@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { words: ['create', 'app'], summary: 'write app_configs/<name>.ini with a fresh SECRET_KEY', load: () => import('./create-app.js') },
   { words: ['create', 'additive'], summary: 'write additives/<name>/ (typed modules) and register it', load: () => import('./create-additive.js') },
+  { words: ['create', 'auth'], summary: 'add sign-up, sign-in, verification, reset and 2FA pages (fluid/auth/)', load: () => import('./create-auth.js') },
   { words: ['destroy', 'additive'], summary: 'remove an additive fw generated, and its registration', load: () => import('./destroy-additive.js') },
   { words: ['generate'], summary: 're-render from fw.json, merging with your edits (--dry-run, --json)', load: () => import('./generate.js') },
   { words: ['make'], summary: 'run a generator: route, page, model, mail, guard, event, test, plugin, or your own', load: () => import('./make.js') },
