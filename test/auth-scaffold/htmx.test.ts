@@ -163,6 +163,7 @@ describe('password reset', () => {
 
     // The first session is signed out; the old password fails; the new one works.
     expect((await first.page('/account')).location).toMatch(/^\/sign-in\?redirect=/);
+    expect((await first.page('/sign-in')).status).toBe(200);
     expect((await signIn(new Client(app.url), email)).status).toBe(422);
     expect((await signIn(new Client(app.url), email, 'a new password 1')).location).toBe('/');
     // The token is single-use.

@@ -32,6 +32,8 @@ export interface AuthScaffoldOptions {
   bind: string;
   /** `AUTH_TWO_FACTOR`: render the TOTP pages. */
   twoFactor: boolean;
+  /** The main app has a Vite surface: also render the JSON API and its typed client. */
+  api: boolean;
   /** Folder of the `auth` blueprint (default: `blueprints/auth` of this package). */
   blueprint?: string;
 }
@@ -42,8 +44,8 @@ const APP_CALL = 'installAuthScaffold(fluid);';
 /** Renders the scaffold's files into `tree` (see the module comment). */
 export async function renderAuthScaffold(tree: Tree, options: AuthScaffoldOptions): Promise<void> {
   const source = options.blueprint ?? blueprintDir('auth');
-  const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor };
-  const parts = ['common', ...(options.twoFactor ? ['two-factor'] : [])];
+  const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor, api: options.api };
+  const parts = ['common', ...(options.twoFactor ? ['two-factor'] : []), ...(options.api ? ['api'] : [])];
   for (const part of parts) {
     const blueprint = await loadBlueprint(`auth-${part}`, path.join(source, 'scaffold', part));
     renderBlueprint(blueprint, data, tree, AUTH_SCAFFOLD_GENERATOR_ID);

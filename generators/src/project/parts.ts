@@ -101,7 +101,8 @@ async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: Confi
   const bind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
-  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor });
+  const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
+  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite' });
   const { bindProvider } = await import('../migrate/urls.js');
   addDependencies(tree, {
     dependencies: [...AUTH_SCAFFOLD_DEPENDENCIES, ...adapterPackages(bindProvider(bind, binds[bind] ?? ''))],
