@@ -11,6 +11,7 @@ import { generate } from 'otplib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
+import { REPO_ROOT } from '../support/prisma.js';
 import { boot, Client, linkIn, migrate, scaffoldProject, type RunningApp, type ScaffoldProject } from './app.js';
 
 let project: ScaffoldProject;
@@ -45,6 +46,13 @@ async function signIn(client: Client, email: string, password = PASSWORD, extra:
   return client.post('/sign-in', { email, password, ...extra });
 }
 
+/** With FW_DOC_SCREENSHOTS=1, saves the page as docs/images/<name>.png (docs/auth-scaffold.md shows them). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.FW_DOC_SCREENSHOTS !== '1') return;
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: path.join(REPO_ROOT, 'docs/images', `${name}.png`) });
+}
+
 async function submit(page: Page, fields: Record<string, string>, button: string): Promise<void> {
   for (const [name, value] of Object.entries(fields)) await page.fill(`input[name="${name}"]`, value);
   await Promise.all([page.waitForNavigation(), page.click(`button:has-text("${button}")`)]);
@@ -71,6 +79,7 @@ describe('Chromium: sign up, verify, two-factor', () => {
   it('signs up, gets the mail, follows its link and signs in; the verified-only page refuses, then allows', async () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/sign-up`);
+    await screenshot(page, 'auth-sign-up');
     await submit(page, { email, password: PASSWORD }, 'Create account');
     expect(await page.textContent('h1')).toBe('Check your inbox');
     const mail = await app.inbox.next(email);
@@ -83,6 +92,7 @@ describe('Chromium: sign up, verify, two-factor', () => {
     const refused = await page.goto(`${app.url}/account/two-factor`);
     expect(refused!.status()).toBe(401);
     expect(await page.content()).toContain('E-mail address not verified');
+    await screenshot(page, 'auth-not-verified');
 
     await page.goto(linkIn(mail.text));
     expect(new URL(page.url()).pathname).toBe('/account');
@@ -91,6 +101,7 @@ describe('Chromium: sign up, verify, two-factor', () => {
     expect(allowed!.status()).toBe(200);
     expect(await page.getAttribute('img[alt^="QR code"]', 'src')).toMatch(/^data:image\/png;base64,/);
     secret = (await page.textContent('#totp-secret'))!;
+    await screenshot(page, 'auth-two-factor-enrol');
 
     // Enrol: a wrong code is refused, the right one turns 2FA on and shows recovery codes once.
     await submit(page, { code: '000000' }, 'Turn on');
@@ -99,6 +110,7 @@ describe('Chromium: sign up, verify, two-factor', () => {
     await submit(page, { code: await generate({ secret }) }, 'Turn on');
     recovery = await page.locator('.recovery-codes code').allTextContents();
     expect(recovery).toHaveLength(10);
+    await screenshot(page, 'auth-recovery-codes');
     await page.close();
   });
 
@@ -111,6 +123,7 @@ describe('Chromium: sign up, verify, two-factor', () => {
 
     await submit(page, { email, password: PASSWORD }, 'Sign in');
     expect(new URL(page.url()).pathname).toBe('/sign-in/two-factor');
+    await screenshot(page, 'auth-two-factor-challenge');
     // The next time step's code: the enrolment used this step's (one step of drift is accepted).
     const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
     await submit(page, { code }, 'Sign in');
