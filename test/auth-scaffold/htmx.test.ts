@@ -153,6 +153,12 @@ describe('Chromium: sign up, verify, two-factor', () => {
     const refused = await again.post('/sign-in/two-factor', { recovery: recovery[0]! });
     expect(refused.status).toBe(422);
     expect((await again.post('/sign-in/two-factor', { recovery: recovery[1]! })).location).toBe('/');
+
+    // Turning it off needs the password (this account's sign-in limit is used up here: 5/minute).
+    await again.page('/account/two-factor');
+    expect((await again.post('/account/two-factor/disable', { current: 'not it at all' })).status).toBe(422);
+    expect((await again.post('/account/two-factor/disable', { current: PASSWORD })).location).toBe('/account?notice=two-factor-off');
+    expect((await again.page('/account?notice=two-factor-off')).html).toMatch(/Two-factor authentication is off\.[\s\S]*<p>Off\./);
   });
 });
 
@@ -210,6 +216,20 @@ describe('password reset', () => {
     stale.cookies.set('fw.remember.sig', later.cookies.get('fw.remember.sig')!);
     expect((await stale.page('/account')).status).toBe(302);
     expect((await later.page('/account')).status).toBe(302);
+  });
+});
+
+describe('change of email', () => {
+  it('mails a link to the new address; the address changes, verified, when it is followed', async () => {
+    const client = await verifiedUser('kim@example.test');
+    await signIn(client, 'kim@example.test');
+    await client.page('/account');
+    expect((await client.post('/account/email', { email: 'kim@new.example', current: 'wrong password!' })).status).toBe(422);
+    expect((await client.post('/account/email', { email: 'kim@new.example', current: PASSWORD })).location).toBe('/account?notice=email');
+    const link = new URL(linkIn((await app.inbox.next('kim@new.example')).text));
+    expect((await client.page(link.pathname + link.search)).location).toBe('/account?notice=verified');
+    expect((await client.page('/account')).html).toContain('Signed in as <strong>kim@new.example</strong>.');
+    expect((await signIn(new Client(app.url), 'kim@new.example')).location).toBe('/');
   });
 });
 

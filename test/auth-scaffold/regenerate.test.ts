@@ -1,6 +1,6 @@
 /**
  * The auth scaffold stays regenerable, on PostgreSQL: the user edits the sign-in page, the
- * UserService and a rule in routes.ts, turns AUTH_TWO_FACTOR off and on with `fw generate` in
+ * UserService and a message in flows.ts, turns AUTH_TWO_FACTOR off and on with `fw generate` in
  * between; every edit is kept, the two-factor files go and come back, the app type-checks, and
  * the flows still pass against a real PostgreSQL with real mail.
  */
@@ -59,14 +59,14 @@ function tsc(root: string): Promise<{ status: number | null; output: string }> {
 const EDITS = {
   page: ['{{#> auth/layout title="Sign in"}}', '{{#> auth/layout title="Sign in"}}\n<p class="brand">Welcome back to Acme.</p>'],
   users: ['isAdmin: (user) => user.isAdmin,', 'isAdmin: (user) => user.isAdmin && user.emailVerified,'],
-  routes: ["const SIGN_IN_FAILED = 'The email address or password is not right.';", "const SIGN_IN_FAILED = 'Wrong email or password.';"],
+  flows: ["export const SIGN_IN_FAILED = 'The email address or password is not right.';", "export const SIGN_IN_FAILED = 'Wrong email or password.';"],
 } as const;
 
 describe('regenerating the auth scaffold', () => {
   it('keeps the edits while AUTH_TWO_FACTOR goes off and on, and type-checks', async () => {
     await edit('fluid/templates/auth/sign-in.html', ...EDITS.page);
     await edit('fluid/auth/users.ts', ...EDITS.users);
-    await edit('fluid/auth/routes.ts', ...EDITS.routes);
+    await edit('fluid/auth/flows.ts', ...EDITS.flows);
 
     await editConfig(project.root, (json) => {
       json.config.AUTH_TWO_FACTOR = false;
@@ -74,9 +74,9 @@ describe('regenerating the auth scaffold', () => {
     const off = await generate();
     expect(off).toMatch(/delete\s+fluid\/auth\/two-factor\.ts/);
     expect(existsSync(path.join(project.root, 'fluid/templates/auth/two-factor.html'))).toBe(false);
-    const routesOff = await readFile(path.join(project.root, 'fluid/auth/routes.ts'), 'utf8');
-    expect(routesOff).not.toContain('startChallenge');
-    expect(routesOff).toContain(EDITS.routes[1]);
+    const flowsOff = await readFile(path.join(project.root, 'fluid/auth/flows.ts'), 'utf8');
+    expect(flowsOff).not.toContain('startChallenge');
+    expect(flowsOff).toContain(EDITS.flows[1]);
 
     await editConfig(project.root, (json) => {
       json.config.AUTH_TWO_FACTOR = true;
@@ -86,10 +86,10 @@ describe('regenerating the auth scaffold', () => {
     const read = (file: string) => readFile(path.join(project.root, file), 'utf8');
     expect(await read('fluid/templates/auth/sign-in.html')).toContain(EDITS.page[1]);
     expect(await read('fluid/auth/users.ts')).toContain(EDITS.users[1]);
-    const routesOn = await read('fluid/auth/routes.ts');
-    expect(routesOn).toContain(EDITS.routes[1]);
-    expect(routesOn).toContain('startChallenge');
-    expect(routesOn).not.toMatch(/^(<<<<<<<|>>>>>>>)/m);
+    const flowsOn = await read('fluid/auth/flows.ts');
+    expect(flowsOn).toContain(EDITS.flows[1]);
+    expect(flowsOn).toContain('startChallenge');
+    expect(flowsOn).not.toMatch(/^(<<<<<<<|>>>>>>>)/m);
     // A second run right after changes nothing.
     expect(await generate()).not.toMatch(/^\s+(update|merge|create|delete|conflict)\s/m);
 
@@ -97,7 +97,7 @@ describe('regenerating the auth scaffold', () => {
     const checked = await tsc(project.root);
     expect(checked.output).toBe('');
     expect(checked.status).toBe(0);
-  });
+  }, 180_000);
 
   it('serves the flows from PostgreSQL: sign up, mail, verify, sign in with the edited page and message', async () => {
     app = await boot(project.root);
