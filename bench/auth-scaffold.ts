@@ -2,7 +2,9 @@
  * The auth scaffold: sign-ins per second and their p99 at the scaffold's argon2id parameters,
  * against the same fw flow with a plain SHA-256 (so the gap is the hash, not fw); each server in
  * its own process, the load from this one (keep-alive connections, interleaved rounds). Then the
- * time to send the verification mail to the development outbox and to a local SMTP server.
+ * time to send the verification mail to the development outbox and to a local SMTP server, and the
+ * latency of a failed sign-in for a known and an unknown address (account enumeration by timing:
+ * BENCH_TRIES each, interleaved, one at a time).
  *
  *   npm run bench -- auth-scaffold     # BENCH_ROUNDS=3 BENCH_SECONDS=3 BENCH_CONNECTIONS=8 BENCH_MAILS=200
  */
@@ -62,6 +64,26 @@ async function load(server: RunningServer): Promise<{ rps: number; latencies: nu
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
 
+const TRIES = knob('BENCH_TRIES', 100, 50);
+
+/** Failed sign-ins for a known address (wrong password) and an unknown one, interleaved: latencies of each. */
+async function enumeration(server: RunningServer): Promise<{ known: number[]; unknown: number[] }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const form = await send(agent, server.url('/sign-in'), 'GET', {});
+  const cookie = ([] as string[]).concat(form.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+  const out = { known: [] as number[], unknown: [] as number[] };
+  for (let i = 0; i < TRIES * 2; i++) {
+    const which = i % 2 === 0 ? 'known' : 'unknown';
+    const body = new URLSearchParams({ csrf_token: form.body, email: which === 'known' ? 'ann@example.test' : `nobody${i}@example.test`, password: 'wrong password' }).toString();
+    const t = performance.now();
+    const answer = await send(agent, server.url('/sign-in'), 'POST', { cookie, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) }, body);
+    if (answer.status !== 422) throw new Error(`${server.name}: a failed sign-in answered ${answer.status}`);
+    out[which].push(performance.now() - t);
+  }
+  agent.destroy();
+  return out;
+}
+
 const servers: RunningServer[] = [];
 try {
   const project = kernelProject();
@@ -84,6 +106,14 @@ try {
   for (const [name, r] of results) {
     const sorted = [...r.latencies].sort((a, b) => a - b);
     console.log(`| ${name === 'argon2id' ? 'argon2id m=19456 KiB, t=2, p=1' : 'SHA-256 (baseline)'} | ${median(r.rps).toFixed(0)} | ${quantile(sorted, 0.5).toFixed(1)} | ${quantile(sorted, 0.99).toFixed(1)} |`);
+  }
+  const timing = await enumeration(argon);
+  console.log(`\nFailed sign-in latency, argon2id, ${TRIES} tries each, interleaved (an unknown address is checked against a dummy hash)\n`);
+  console.log('| address | p50 ms | p90 ms | p99 ms |');
+  console.log('|---|---|---|---|');
+  for (const [name, values] of Object.entries(timing)) {
+    const sorted = [...values].sort((a, b) => a - b);
+    console.log(`| ${name} | ${quantile(sorted, 0.5).toFixed(1)} | ${quantile(sorted, 0.9).toFixed(1)} | ${quantile(sorted, 0.99).toFixed(1)} |`);
   }
 } finally {
   await stopAll(servers);
