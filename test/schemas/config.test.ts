@@ -58,6 +58,7 @@ describe('defaults', () => {
       SECURITY_MODELS_DB_BIND: 'main',
       AUTH_ROLES: [],
       AUTH_PERMISSIONS: [],
+      AUTH_TWO_FACTOR: true,
       SECURITY_HEADERS: true,
       SECURITY_CSP: {},
       SECURITY_CSP_MODE: 'enforce',
