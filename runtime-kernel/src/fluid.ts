@@ -11,6 +11,8 @@
  * | limits | `limit()`, `exempt()` | `RATELIMIT_DEFAULT`/`RATELIMIT_ENABLED`, or a route with `limit()` |
  * | mail | `fluid.mail` | first use (`MAIL_*`) |
  * | cache | `fluid.cache` | first use (`CACHE_TYPE`) |
+ * | health | `fluid.health`, `/healthz`, `/readyz`, the drain | `HEALTH_*` (on by default) |
+ * | logging | the request log, `X-Request-Id` | `FW_LOG_REQUESTS` (on by default) |
  *
  * Auth (`@fw/kernel/auth`), databases (`@fw/kernel/db`) and the app's own plugins are turned on
  * in `fluid/app.ts`: `fluid.plugin(auth({ users }))`. A plugin that is off costs nothing per
@@ -22,14 +24,19 @@ import type { Plugin } from './core/plugin.js';
 import { cache } from './cache/plugin.js';
 import { events } from './events/create.js';
 import { frontend } from './frontend/plugin.js';
+import { health } from './health/plugin.js';
+import { logging } from './logging/index.js';
 import { i18n } from './i18n/i18n.js';
 import { rateLimits } from './limits/plugin.js';
 import { mail } from './mail/plugin.js';
 import { sockets } from './sockets/sockets.js';
 
-/** The built-in plugins `Fluid` registers, in order (the order of their middleware at a stage). */
+/**
+ * The built-in plugins `Fluid` registers, in order (the order of their middleware at a stage):
+ * health first, so probes skip the request log and everything after it.
+ */
 export function builtinPlugins(): Plugin[] {
-  return [events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
+  return [health(), logging(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
 }
 
 /** The application object; see the module comment and docs/kernel.md. */

@@ -44,7 +44,7 @@ function plant(root: string, file: string, line: string): void {
 
 describe('runtime-kernel/src imports', () => {
   it('the plugin folders are the ones the architecture names', () => {
-    expect(PLUGINS.sort()).toEqual(['auth', 'cache', 'db', 'events', 'frontend', 'i18n', 'limits', 'mail', 'sockets', 'tokens']);
+    expect(PLUGINS.sort()).toEqual(['auth', 'cache', 'db', 'events', 'frontend', 'health', 'i18n', 'limits', 'logging', 'mail', 'sockets', 'tokens']);
   });
 
   it('has no import cycle, and the core imports no plugin', async () => {
