@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['migrate'], summary: 'Prisma migrations per bind: init | dev | deploy | status | reset | diff', load: () => import('./migrate.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
+  { words: ['start'], summary: 'run the production build like npm start (--workers, --port, --host)', load: () => import('./start.js') },
   {
     words: ['ocean', 'search'],
     summary: 'search the Additive registry',
