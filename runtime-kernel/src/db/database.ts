@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../core/errors.js';
 import { DatabaseError } from './errors.js';
 import { DEFAULT_TIMEOUTS, lazyAdapter, type BindTimeouts, type DriverAdapterFactory } from './adapter.js';
-import { BindWatch } from './outage.js';
+import { BindWatch, DatabaseUnavailableError } from './outage.js';
 import { databaseUris, type BindUri } from './uris.js';
 
 /** What the kernel needs of a generated PrismaClient: connect and disconnect. */
@@ -138,10 +138,16 @@ export class Database<C extends ClientClasses> {
 
   /**
    * Resolves when the bind answers `SELECT 1` (its readiness check); an outage rejects with
-   * `DatabaseUnavailableError`. A client without raw queries resolves at once.
+   * `DatabaseUnavailableError`. While the bind is known to be down it rejects at once without a
+   * query: frequent readiness probes would otherwise pile connection attempts onto a frozen
+   * server, which then takes longer to recover (its own probe, one query a second, notices the
+   * recovery). A client without raw queries resolves at once.
    */
   async ping(name: keyof C & string): Promise<void> {
-    const query = rawQuery(this.bind(name));
+    const client = this.bind(name);
+    const bound = this.#clients.get(name)!;
+    if (bound.watch.down) throw new DatabaseUnavailableError(name, new Error('the bind is down (a query failed and it has not answered since)'));
+    const query = rawQuery(client);
     if (query) await query('SELECT 1');
   }
 

@@ -32,7 +32,8 @@ export function health(): Plugin {
       if (fluid.plugins.has('cache') && config.CACHE_TYPE !== 'memory') fluid.health.check('cache', () => fluid.cache.ping?.(), { log: false });
       const bus = fluid.plugins.has('events') ? fluid.events.bus : undefined;
       if (bus) fluid.health.check('events', () => (bus.started ? bus.ping() : undefined), { log: false });
-      if (fluid.plugins.has('cache') && config.CACHE_TYPE === 'redis' && config.SECRET_KEY) {
+      // SECRET_KEY signs what auth shares between processes (sessions, CSRF, JWTs), in a cache auth opens anyway.
+      if (fluid.plugins.has('auth') && fluid.plugins.has('cache') && config.CACHE_TYPE === 'redis' && config.SECRET_KEY) {
         beacon = secretBeacon({ cache: fluid.cache, secret: config.SECRET_KEY, app: fluid.name, logger: fluid.logger });
       }
     },

@@ -1,5 +1,5 @@
 /**
- * Catches the silent scale-out trap of different `SECRET_KEY`s: every process publishes a
+ * Catches the silent scale-out trap of different `SECRET_KEY`s: with auth on a Redis cache, every process publishes a
  * fingerprint of its key in the shared cache (`fw:secret:<app>:<fingerprint>`, refreshed every
  * 30 s, expiring after 90 s) and reads the others'. A process that finds a fingerprint other than
  * its own logs an error once per foreign fingerprint, naming the host and pid that published it:
