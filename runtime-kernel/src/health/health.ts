@@ -100,7 +100,7 @@ export class Health {
     return async (ctx, next) => {
       const path = ctx.path;
       if (path !== live && path !== ready) return next();
-      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !this.#allowed(ctx)) return next();
+      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !this.allows(ctx)) return next();
       ctx.set('Cache-Control', 'no-store');
       if (path === live) {
         ctx.body = { status: 'ok' };
@@ -126,7 +126,8 @@ export class Health {
     await new Promise((resolve) => setTimeout(resolve, delay * 1000));
   }
 
-  #allowed(ctx: FluidContext): boolean {
+  /** Whether `HEALTH_ACCESS` lets this request see the health routes (the status Additive asks too). */
+  allows(ctx: FluidContext): boolean {
     switch (this.#config.HEALTH_ACCESS) {
       case 'public':
         return true;
@@ -147,7 +148,8 @@ function publicChecks(checks: Readonly<Record<string, CheckResult>>): Record<str
   return out;
 }
 
-function isLoopback(address: string | undefined): boolean {
+/** True for an IPv4 loopback address (also IPv4-mapped) or `::1`. */
+export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return v4.startsWith('127.') || address === '::1';

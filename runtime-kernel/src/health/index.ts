@@ -4,6 +4,6 @@
  * check, and the plugin that gives the app `fluid.health`. See docs/deployment.md.
  */
 export { health } from './plugin.js';
-export { Health, type HealthConfig } from './health.js';
+export { Health, isLoopback, type HealthConfig } from './health.js';
 export type { ReadinessCheck, CheckOptions, CheckResult, Readiness } from './checks.js';
 export { secretBeacon, secretFingerprint, type SecretBeacon } from './secret.js';
