@@ -13,6 +13,8 @@
  * | cache | `fluid.cache` | first use (`CACHE_TYPE`) |
  * | health | `fluid.health`, `/healthz`, `/readyz`, the drain | `HEALTH_*` (on by default) |
  * | logging | the request log, `X-Request-Id` | `FW_LOG_REQUESTS` (on by default) |
+ * | security | the security headers, `{{csp_nonce}}` | `SECURITY_HEADERS` (on by default) |
+ * | body | `ctx.request.body` for JSON, form and text bodies | `BODY_PARSER` (on by default) |
  *
  * Auth (`@fw/kernel/auth`), databases (`@fw/kernel/db`) and the app's own plugins are turned on
  * in `fluid/app.ts`: `fluid.plugin(auth({ users }))`. A plugin that is off costs nothing per
@@ -30,13 +32,15 @@ import { i18n } from './i18n/i18n.js';
 import { rateLimits } from './limits/plugin.js';
 import { mail } from './mail/plugin.js';
 import { sockets } from './sockets/sockets.js';
+import { security } from './security/plugin.js';
+import { bodyParser } from './body/plugin.js';
 
 /**
  * The built-in plugins `Fluid` registers, in order (the order of their middleware at a stage):
  * health first, so probes skip the request log and everything after it.
  */
 export function builtinPlugins(): Plugin[] {
-  return [health(), logging(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
+  return [health(), logging(), security(), bodyParser(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
 }
 
 /** The application object; see the module comment and docs/kernel.md. */

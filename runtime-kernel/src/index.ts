@@ -20,6 +20,7 @@ import './mail/index.js';
 import './cache/index.js';
 import './health/index.js';
 import './logging/index.js';
+import './body/index.js';
 
 export { Fluid } from './fluid.js';
 export { FluidCore } from './core/fluid.js';

@@ -43,11 +43,15 @@ test('GET /api/health: every readiness check with its state and error, the backe
   expect(fluid.urlFor('health.status')).toBe('/api/health');
 });
 
-test('GET /health/: the page names each check and why it fails, escaped; ready once the check passes', async () => {
+test('GET /health/: the page names each check and why it fails, its style nonced for the CSP; ready once the check passes', async () => {
   const page = await fetch(`${base}/health/`);
   expect(page.status).toBe(200);
   const html = await page.text();
   expect(html).toContain('<title>health-app: unavailable</title>');
+  // Its inline style carries the nonce of the response's CSP, so browsers apply it.
+  const nonce = /<style nonce="([^"]+)">/.exec(html)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(page.headers.get('content-security-policy')).toContain(`'nonce-${nonce}'`);
   expect(html).toMatch(/<td>payments<\/td><td class="state bad">failed<\/td><td>\d+ ms<\/td><td>payments API refused the connection<\/td>/);
   failing = false;
   expect(await (await fetch(`${base}/health/`)).text()).toContain('<title>health-app: ready</title>');

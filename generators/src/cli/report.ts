@@ -18,6 +18,8 @@ export interface ReportOptions {
   failed?: boolean;
   /** The last line of a real run (`Created additive "blog" ...`). */
   done?: string;
+  /** The command to run again once conflicts are resolved (default `fw generate`). */
+  again?: string;
 }
 
 /** The `--json` document of a run: the plan, the exit status, and the command's own fields. */
@@ -44,7 +46,7 @@ export async function report(io: CommandIO, result: PipelineResult<unknown>, opt
     return exitCode;
   }
   let out = options.dryRun && options.diffs !== false ? planDiff(plan) : '';
-  out += summarise(plan) + (options.lines ?? '');
+  out += summarise(plan, options.again) + (options.lines ?? '');
   if (leftovers.length > 0) out += `Removed ${leftovers.length} temp file(s) of an interrupted run: ${leftovers.join(', ')}\n`;
   if (options.dryRun) out += 'Dry run: nothing was written.\n';
   else if (options.done) out += options.done.endsWith('\n') ? options.done : `${options.done}\n`;

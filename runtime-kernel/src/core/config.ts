@@ -1,7 +1,7 @@
 /**
  * `loadConfig`: the layered runtime config of an app.
  *
- *   schema defaults ← fw.json `config` ← app_configs/<app>.ini ← environment ← overrides
+ *   schema defaults ← FW_ENV=development defaults ← fw.json `config` ← app_configs/<app>.ini ← environment ← overrides
  *
  * Any key `X` may be given as `X_FILE` (in any layer): the value of `X` is then the named file's
  * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`.
@@ -54,6 +54,9 @@ export interface LoadedConfig {
   readonly iniFile: string;
 }
 
+/** The defaults `FW_ENV=development` changes (docs/dev.md). */
+const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true } };
+
 /** Loads and validates the runtime config of an app. Throws `ConfigError` naming key and file. */
 export function loadConfig(options: LoadConfigOptions): Config {
   return loadConfigDetails(options).config;
@@ -78,6 +81,8 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   if (iniLayer) layers.push(iniLayer);
   layers.push(withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root));
   if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
+  // FW_ENV=development (fw dev) changes defaults only: a layer under every file and the environment.
+  if (layers.findLast((l) => l.values.FW_ENV !== undefined)?.values.FW_ENV === 'development') layers.unshift(DEVELOPMENT_DEFAULTS);
 
   let config: Config;
   try {
