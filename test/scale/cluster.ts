@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { keepCookies } from '../auth/helpers.js';
 import { prismaCliAsync, REPO_ROOT, tempProject } from '../support/prisma.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/server.ts', import.meta.url));
@@ -245,14 +246,7 @@ export class Browser {
     headers.set('Accept', 'application/json');
     if (this.jar.size > 0) headers.set('Cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
     const res = await fetch((init.base ?? this.base) + pathname, { redirect: 'manual', ...init, headers });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
+    keepCookies(this.jar, res);
     return res;
   }
 

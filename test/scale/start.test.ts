@@ -6,11 +6,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { cleanupProjects, makeProject } from '../kernel/helpers.js';
+import { pidOf } from './cluster.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
@@ -35,19 +35,6 @@ await serve(fluid, serveArgs(process.argv.slice(2)));
 `,
   );
   return root;
-}
-
-/** One GET on a fresh connection, so the cluster can hand each to another worker. */
-function pidAt(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${url}/pid`, { agent: false }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve((JSON.parse(body) as { pid: number }).pid));
-      })
-      .on('error', reject);
-  });
 }
 
 it('fw start --workers 2: two worker processes serve one port; SIGTERM runs every shutdown hook and exits 0', async () => {
@@ -75,7 +62,7 @@ it('fw start --workers 2: two worker processes serve one port; SIGTERM runs ever
     });
   });
   const pids = new Set<number>();
-  for (let i = 0; i < 20 && pids.size < 2; i++) pids.add(await pidAt(url));
+  for (let i = 0; i < 20 && pids.size < 2; i++) pids.add(await pidOf(url));
   expect(pids.size).toBe(2);
   expect(pids.has(fw.pid!)).toBe(false);
 
