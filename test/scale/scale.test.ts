@@ -240,9 +240,11 @@ describe('three processes behind a proxy', () => {
     };
     const load = Array.from({ length: 4 }, () => loop());
     const oldPids = new Set(apps.map((a) => a.child.pid));
+    // The new processes boot side by side (booting is most of the time this takes); then, as a
+    // rolling deployment does, each joins the rotation before its old one leaves.
+    const replacements = await Promise.all(apps.map(() => startApp({ root, prismaClient: prisma.client })));
     for (const [i, old] of apps.entries()) {
-      // As a rolling deployment does: the new process first, then the old one leaves.
-      apps[i] = await startApp({ root, prismaClient: prisma.client });
+      apps[i] = replacements[i]!;
       proxy.add(apps[i]!.url);
       await proxy.waitReady(apps[i]!.url);
       expect(await old.stop('SIGTERM')).toBe(0);
