@@ -57,6 +57,15 @@ test('GET /health/: the page names each check and why it fails, its style nonced
   expect(await (await fetch(`${base}/health/`)).text()).toContain('<title>health-app: ready</title>');
 });
 
+test('by default only a loopback caller sees it, not one a local reverse proxy forwarded', async () => {
+  expect((await fetch(`${base}/api/health`)).status).toBe(200);
+  for (const header of ['X-Forwarded-For', 'Forwarded', 'X-Real-IP']) {
+    const forwarded = await fetch(`${base}/api/health`, { headers: { [header]: header === 'Forwarded' ? 'for=203.0.113.7' : '203.0.113.7' } });
+    expect(forwarded.status).toBe(404);
+    expect((await fetch(`${base}/health/`, { headers: { [header]: '203.0.113.7' } })).status).toBe(404);
+  }
+});
+
 test('with HEALTH_ACCESS=token only a caller with the token sees it', async () => {
   const guarded = makeFluid({ config: { HEALTH_ACCESS: 'token', HEALTH_TOKEN: 'a-long-enough-health-token' } });
   guarded.additive(health);

@@ -44,14 +44,16 @@ export async function status(ctx: FluidContext): Promise<Status> {
 }
 
 /**
- * Whether this request may see the status, which names hosts and errors: it follows the
- * kernel's `HEALTH_ACCESS` (token or loopback), and with `HEALTH_ACCESS=public` (the default,
- * for `/healthz` and `/readyz`) it is shown to loopback callers only. Others get 404.
+ * Whether this request may see the status, which names hosts and errors. With
+ * `HEALTH_ACCESS=token`, a caller with the token; otherwise (`loopback`, or `public`, the
+ * default, meant for `/healthz` and `/readyz`) loopback callers only, and not requests a proxy
+ * forwarded: a reverse proxy on the same host connects from loopback too. Others get 404.
  */
 function visible(ctx: FluidContext): boolean {
   const fluid = ctx.fluid;
-  if (!fluid.health.allows(ctx)) return false;
-  return fluid.config.HEALTH_ACCESS !== 'public' || isLoopback(ctx.req.socket.remoteAddress);
+  if (fluid.config.HEALTH_ACCESS === 'token') return fluid.health.allows(ctx);
+  const forwarded = ctx.get('X-Forwarded-For') !== '' || ctx.get('Forwarded') !== '' || ctx.get('X-Real-IP') !== '';
+  return !forwarded && isLoopback(ctx.req.socket.remoteAddress);
 }
 
 /**
