@@ -4,6 +4,7 @@
  * formats (pino JSON lines, readable text) in a real process.
  */
 import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError, type Fluid } from '@fw/kernel';
@@ -11,6 +12,8 @@ import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpe
 import { REPO_ROOT } from '../support/prisma.js';
 
 const fluids: Fluid[] = [];
+/** Releases the requests `/hang` holds. */
+const hanging: (() => void)[] = [];
 afterAll(async () => {
   await Promise.all(fluids.map((f) => f.close()));
   cleanupProjects();
@@ -26,6 +29,7 @@ async function app(config: Record<string, unknown> = {}): Promise<{ base: string
   fluid.app.get('away', '/away', () => {
     throw new HttpError(503, 'Service Unavailable', { code: 'CACHE_UNAVAILABLE' });
   });
+  fluid.app.get('hang', '/hang', () => new Promise<string>((resolve) => hanging.push(() => resolve('late'))));
   fluids.push(fluid);
   return { base: await start(fluid), lines: logger.lines };
 }
@@ -54,6 +58,18 @@ describe('the request log', () => {
     expect(lines.filter((l) => l.startsWith('error request failed'))).toHaveLength(1);
     expect(lines.find((l) => l.startsWith('error request failed'))).toContain('kaboom');
     expect(lines.filter((l) => l.includes('/healthz'))).toEqual([]);
+  });
+
+  it('a client that leaves before the answer gives one "aborted" line', async () => {
+    const { base, lines } = await app();
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname, () => socket.write('GET /hang HTTP/1.1\r\nHost: x\r\n\r\n'));
+    socket.on('error', () => undefined);
+    await expect.poll(() => hanging.length).toBe(1);
+    socket.destroy();
+    await expect.poll(() => lines.filter((l) => l.startsWith('info GET /hang aborted'))).toHaveLength(1);
+    hanging.splice(0).forEach((release) => release());
+    expect(lines.filter((l) => l.includes('/hang'))).toHaveLength(1);
   });
 
   it('an incoming X-Request-Id is kept only from a trusted proxy, and only when well-formed', async () => {

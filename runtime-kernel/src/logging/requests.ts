@@ -2,7 +2,7 @@
  * The request log (`FW_LOG_REQUESTS`, on by default): one line per request through the app's
  * logger (pino JSON lines in production) and a request id on every response.
  *
- * - The line is written when the response has been sent (or the client went away): level
+ * - The line is written when the response has closed (sent, or the client went away): level
  *   `info`, `warn` for a 5xx; message `GET /path 200`; fields `requestId`, `ms` (time to the
  *   last byte). The path is logged without its query string, which may carry tokens.
  * - `ctx.requestId` is the id, answered as `X-Request-Id`. An incoming `X-Request-Id` (1-128
@@ -47,17 +47,15 @@ export function requestLog(config: RequestLogConfig, logger: Logger): FluidMiddl
     const { method } = ctx;
     const path = ctx.path;
     const res = ctx.res;
-    const done = (): void => {
-      res.off('finish', done);
-      res.off('close', done);
+    // A response emits `close` once: right after `finish` when it was sent, or when the client
+    // went away first (then it never finished). One listener sees both.
+    res.once('close', () => {
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
       const status = res.writableFinished ? res.statusCode : 'aborted';
       const line = `${method} ${path} ${status}`;
       if (typeof status === 'number' && status >= 500) logger.warn(line, { requestId: id, ms });
       else logger.info(line, { requestId: id, ms });
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    });
     return next();
   };
 }
