@@ -98,6 +98,7 @@ const seconds = (min: number) =>
   z
     .int({ error: `a whole number of seconds${min === 0 ? '' : `, at least ${min}`}` })
     .min(min, { error: `a whole number of seconds${min === 0 ? '' : `, at least ${min}`}` });
+const count = (min: number, error: string) => z.int({ error }).min(min, { error });
 const healthPath = () =>
   z.string().regex(/^\/[A-Za-z0-9._~\/-]*$/, { error: 'an absolute path such as "/healthz"' });
 const bodyLimit = (what: string, value: number) =>
@@ -246,25 +247,19 @@ export const configShape = {
   SERVER_KEEP_ALIVE_TIMEOUT: seconds(1)
     .default(65)
     .describe('Seconds an idle keep-alive connection stays open; keep it above your load balancer\'s idle timeout (60 s on most). Default 65.'),
-  SERVER_MAX_CONNECTIONS: z
-    .int({ error: 'a whole number of connections (0 = no cap)' })
-    .min(0, { error: 'a whole number of connections (0 = no cap)' })
+  SERVER_MAX_CONNECTIONS: count(0, 'a whole number of connections (0 = no cap)')
     .default(10_000)
     .describe('Open connections (websockets included) one process accepts; more are refused at once. 0 = no cap. Default 10000.'),
   SERVER_DRAIN_DELAY: seconds(0)
     .default(5)
-    .describe('On SIGTERM, seconds the readiness route fails (while requests are still served) before the server stops accepting, so load balancers stop sending traffic first. Not applied with DEBUG or on SIGINT. Default 5.'),
+    .describe('On SIGTERM, seconds the readiness route fails (while requests are still served) before the server stops accepting, so load balancers stop sending traffic first. Applied only when the readiness route was probed in the last minute, and not on SIGINT. Default 5.'),
   SERVER_DRAIN_TIMEOUT: seconds(1)
     .default(10)
     .describe('Seconds in-flight requests get to finish once the server stops accepting; then their connections are closed. Default 10.'),
-  WEB_CONCURRENCY: z
-    .int({ error: 'a whole number of worker processes, at least 1' })
-    .min(1, { error: 'a whole number of worker processes, at least 1' })
+  WEB_CONCURRENCY: count(1, 'a whole number of worker processes, at least 1')
     .default(1)
     .describe('Worker processes `npm start` / `fw start` runs on node:cluster (`--workers N` wins). Default 1.'),
-  FW_INSTANCES: z
-    .int({ error: 'a whole number of instances, at least 1' })
-    .min(1, { error: 'a whole number of instances, at least 1' })
+  FW_INSTANCES: count(1, 'a whole number of instances, at least 1')
     .default(1)
     .describe('Hosts or containers that run this app behind one load balancer. Above 1, fw warns at startup about backends that are not shared between hosts. Default 1.'),
   HEALTH_ENABLED: bool('Serve the liveness and readiness routes (HEALTH_LIVE_PATH, HEALTH_READY_PATH). Default true.', true),
