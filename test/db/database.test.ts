@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
-import { Database, DatabaseError, DatabaseUnavailableError, registerDatabase, type PrismaClientClass } from '@fw/kernel/db';
+import { Database, DatabaseError, DatabaseUnavailableError, registerDatabase } from '@fw/kernel/db';
 import { memoryLogger } from '../kernel/helpers.js';
 import { migrateCommandPlan, renderMigrateEnvironment, runPrismaAll } from '../../generators/src/migrate/index.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
@@ -22,7 +22,7 @@ interface TestClient {
   $disconnect(): Promise<void>;
   $queryRawUnsafe<T>(sql: string): Promise<T>;
 }
-type TestClientClass = new (options: ConstructorParameters<PrismaClientClass>[0]) => TestClient;
+type TestClientClass = new (options: { adapter?: unknown }) => TestClient;
 
 const NOTE = `
 model Note {
@@ -176,7 +176,7 @@ describe('Database: one generated PrismaClient per bind through driver adapters'
   it('a bind that fails to close is reported by name, and the others are still closed', async () => {
     // A client whose disconnect fails cannot be caused for real; this one stands in for it.
     class Failing {
-      constructor(_options: ConstructorParameters<PrismaClientClass>[0]) {}
+      constructor(_options: { adapter?: unknown }) {}
       $connect(): Promise<void> {
         return Promise.resolve();
       }

@@ -17,7 +17,16 @@ export interface PrismaClientLike {
  * constructed with a driver adapter. Prisma 7 generates one class per schema, so each bind has
  * its own.
  */
-export type PrismaClientClass = new (options: { adapter?: DriverAdapterFactory }) => PrismaClientLike;
+// The parameters are `never` so that every generated class fits as it is: Prisma's constructor
+// wants its own `SqlDriverAdapterFactory`, which fw passes (a lazy one) without naming it, so
+// @fw/kernel/db type-checks with no Prisma package installed.
+export type PrismaClientClass = new (...args: never) => PrismaClientLike;
+
+/** The client a {@link PrismaClientClass} makes (`InstanceType` cannot see through `never` parameters). */
+export type ClientOf<T> = T extends new (...args: never) => infer R ? R : never;
+
+/** How the kernel constructs a generated client: with its driver adapter. */
+type Construct = new (options: { adapter: DriverAdapterFactory }) => PrismaClientLike;
 
 /** Generated client classes by bind name. */
 export type ClientClasses = Record<string, PrismaClientClass>;
@@ -119,7 +128,7 @@ export class Database<C extends ClientClasses> {
    * generated client extended (Prisma's `$extends`) so that an outage fails as
    * `DatabaseUnavailableError`; its type and API are the generated client's.
    */
-  bind<K extends keyof C & string>(name: K): InstanceType<C[K]> {
+  bind<K extends keyof C & string>(name: K): ClientOf<C[K]> {
     let bound = this.#clients.get(name);
     if (!bound) {
       const Client = this.#classes[name];
@@ -127,13 +136,13 @@ export class Database<C extends ClientClasses> {
       if (!Client || !uri) {
         throw new DatabaseError(name, `Database: unknown bind "${name}" (binds with a client: ${this.names.join(', ') || 'none'})`);
       }
-      const base = new Client({ adapter: lazyAdapter(uri, this.#root, () => this.#timeouts) });
+      const base = new (Client as unknown as Construct)({ adapter: lazyAdapter(uri, this.#root, () => this.#timeouts) });
       const probe = rawQuery(base);
       const watch = new BindWatch(name, () => this.#logger, probe && (() => probe('SELECT 1')));
       bound = { base, guarded: guard(base, watch), watch };
       this.#clients.set(name, bound);
     }
-    return bound.guarded as InstanceType<C[K]>;
+    return bound.guarded as ClientOf<C[K]>;
   }
 
   /**

@@ -4,7 +4,7 @@
  * an outage, checked by readiness and closed by a shutdown hook.
  * No `@prisma/*` package is loaded until a bind's first query.
  */
-export { Database, type ClientClasses, type DatabaseOptions, type PrismaClientClass, type PrismaClientLike } from './database.js';
+export { Database, type ClientClasses, type ClientOf, type DatabaseOptions, type PrismaClientClass, type PrismaClientLike } from './database.js';
 export { lazyAdapter, DEFAULT_TIMEOUTS, type BindTimeouts, type DriverAdapter, type DriverAdapterFactory, type LazyAdapterFactory } from './adapter.js';
 export { DatabaseUnavailableError, isOutage, BindWatch } from './outage.js';
 export { DatabaseError } from './errors.js';
