@@ -145,7 +145,7 @@ describe('fw generate', () => {
     const root = await newProject();
     expect((await fw(path.dirname(root), 'generate')).error).toMatch(/^no fw\.json found in /);
     await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', framework: 'react' }));
-    expect((await fw(root, 'generate')).error).toMatch(/fw\.json: config\.APP_FRONTEND/);
+    expect((await fw(root, 'generate')).error).toMatch(/fw\.json:\d+:\d+: config\.APP_FRONTEND/);
     await writeFile(path.join(root, 'fw.json'), '{ nope');
     expect((await fw(root, 'generate')).error).toMatch(/^fw\.json is not valid JSON/);
     expect((await fw(root, 'generate', 'extra')).error).toMatch(/unexpected argument extra/);

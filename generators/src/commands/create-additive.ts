@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAdditiveManifest, validateAdditiveName } from '@fw/schemas';
+import { validateAdditiveName } from '@fw/schemas';
 import { additiveDir, renderAdditive } from '../additive/render.js';
 import { oneName, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
@@ -15,7 +15,7 @@ import type { Cache } from '../pipeline/cache.js';
 import { editAdditives } from '../project/config-edit.js';
 import { CONFIG_FILE, loadConfig, validateConfigText, type LoadedConfig } from '../project/config.js';
 import { additiveGeneratorId } from '../project/generators.js';
-import { registerAdditives, registrationLines, type Registrations } from '../project/regenerate.js';
+import { registerAdditives, registrationLines, validateManifest, type Registrations } from '../project/regenerate.js';
 import { APP_FILE, externalAdditives } from '../project/registrations.js';
 
 /** Usage text of `fw create additive`. */
@@ -47,7 +47,7 @@ async function render(tree: Tree, loaded: LoadedConfig, name: string, force: boo
   tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" added to "additives"` });
   await renderAdditive(tree, name, config.name);
   const manifest = `${additiveDir(name)}/manifest.json`;
-  parseAdditiveManifest(JSON.parse((await tree.readText(manifest)) ?? '{}'), manifest);
+  await validateManifest(name, (await tree.readText(manifest)) ?? '', cache);
   const external = externalAdditives(await tree.readText(APP_FILE), config.additives);
   const others = config.additives.filter((n) => !external.has(n));
   if (!force) {

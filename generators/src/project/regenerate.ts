@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { additiveDir } from '../additive/render.js';
+import { CliError } from '../cli/errors.js';
+import { packageVersion } from '../package-info.js';
+import { sha256 } from '../pipeline/hash.js';
 import type { Cache } from '../pipeline/cache.js';
 import type { Tree } from '../pipeline/tree.js';
 import { hasConflictMarkers } from '../pipeline/merge.js';
@@ -38,20 +41,55 @@ export interface Registrations {
 }
 
 /**
- * The `frontend` block of each Additive's `manifest.json` on disk (absent or unreadable: left out,
- * i.e. no surface). Read synchronously: hundreds of small files.
+ * The `frontend` block of each Additive's `manifest.json` on disk, every manifest validated whole
+ * (`parseAdditiveManifestText` of `@fw/schemas`, the kernel's reader too): invalid JSON, a
+ * repeated key or a bad key is a {@link CliError} naming the file, line and key, never a silent
+ * skip. A missing manifest is left out (a new Additive renders its own). With a `cache`, texts
+ * that validated before under this fw version are not validated again (zod stays unloaded).
  */
-function readManifests(root: string, names: readonly string[]): Map<string, unknown> {
+async function readManifests(root: string, names: readonly string[], cache: Cache | undefined): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
+  const known = cache?.render<Record<string, unknown>>('manifests', packageVersion()) ?? {};
+  const valid: Record<string, unknown> = {};
+  let validated = false;
   for (const name of names) {
+    let text: string;
     try {
-      const json = JSON.parse(readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8')) as { frontend?: unknown };
-      if (json.frontend !== undefined) out.set(name, json.frontend);
-    } catch {
-      // no manifest yet (a new additive renders its own, with no Vite surface)
+      text = readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
     }
+    const hash = sha256(name, text);
+    let frontend = known[hash];
+    if (!Object.hasOwn(known, hash)) {
+      frontend = await validateManifest(name, text);
+      validated = true;
+    }
+    valid[hash] = frontend;
+    out.set(name, frontend);
   }
+  if (validated) cache?.setRender('manifests', packageVersion(), valid);
   return out;
+}
+
+/**
+ * Validates the manifest text of the Additive `name` whole; returns its `frontend` block. With a
+ * `cache`, the text is remembered as valid, so the next `fw generate` does not validate it again.
+ */
+export async function validateManifest(name: string, text: string, cache?: Cache): Promise<unknown> {
+  const { parseAdditiveManifestText } = await import('@fw/schemas');
+  let frontend: unknown;
+  try {
+    frontend = parseAdditiveManifestText(text, `${additiveDir(name)}/manifest.json`, name).frontend;
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (cache) {
+    const known = cache.render<Record<string, unknown>>('manifests', packageVersion()) ?? {};
+    cache.setRender('manifests', packageVersion(), { ...known, [sha256(name, text)]: frontend });
+  }
+  return frontend;
 }
 
 /** The translation catalogs under `fluid/locales/` (path → text), for the i18n render. */
@@ -99,7 +137,7 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const external = externalAdditives(appOnDisk, config.additives);
   const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
-  const manifests = readManifests(root, config.additives.filter((n) => !external.has(n)));
+  const manifests = await readManifests(root, config.additives.filter((n) => !external.has(n)), input.cache);
   await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
   await renderParts(tree, { config, defaults: loaded.defaults, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
 
