@@ -2,10 +2,11 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { validateAdditiveName } from '@fw/schemas';
 import { additiveDir, renderAdditive } from '../additive/render.js';
-import { oneName, parseCommandArgs } from '../cli/args.js';
+import { oneName, negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -34,6 +35,7 @@ Options:
   --force      create it even when its routes or templates clash with existing ones
   --dry-run    print what would be written and write nothing
   --json       print the result as JSON
+${INSTALL_HELP}
   -h, --help   show this help
 
 Example:
@@ -66,6 +68,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     force: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    ...INSTALL_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -94,6 +97,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   return report(io, result, {
     dryRun,
     json: values.json === true,
+    install: negatable(command, 'install', values.install, values['no-install']),
     lines: registrationLines(result.rendered),
     failed: result.rendered.note !== undefined,
     extra: { registrations: result.rendered },

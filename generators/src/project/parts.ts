@@ -8,7 +8,7 @@ import type { Tree } from '../pipeline/tree.js';
 import type { ConfigDefaults } from './config.js';
 import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
 import { prepareBlueprint } from '../render/blueprint.js';
-import { addDependencies } from './render.js';
+import { addDependencies, databaseDependencies, I18N_DEPENDENCIES } from './dependencies.js';
 
 /** Input of {@link renderParts}: what the config-driven parts of a project depend on. */
 export interface PartsInput {
@@ -34,29 +34,30 @@ export interface PartsInput {
  */
 export async function renderParts(tree: Tree, input: PartsInput): Promise<void> {
   const { config, defaults } = input;
-  if (input.migrate) {
-    await renderMigrate(tree, config, defaults);
-    // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
-    addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
-  }
+  if (input.migrate) addDependencies(tree, databaseDependencies(await renderMigrate(tree, config, defaults)));
   await renderAuth(tree, config);
-  if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) {
-    // The typed translation modules import typesafe-i18n at run time.
-    addDependencies(tree, { dependencies: ['typesafe-i18n'] });
-  }
+  if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) addDependencies(tree, I18N_DEPENDENCIES);
 }
 
 /**
  * Adds the Prisma environment of `fw migrate init` for the binds in `fw.json` (schema defaults
- * when absent) to `tree`, recorded with the generator id `migrate`.
+ * when absent) to `tree`, recorded with the generator id `migrate`. Returns the binds' providers
+ * (their driver adapters are the app's dependencies).
  */
-async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
+async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<Set<'sqlite' | 'postgresql'>> {
   const { renderMigrateEnvironment } = await import('../migrate/render.js');
+  const { parseBindUrl } = await import('@fw/schemas');
   await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
   const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name });
   for (const [file, content] of files) tree.render(file, content, { generator: MIGRATE_GENERATOR_ID });
+  const providers = new Set<'sqlite' | 'postgresql'>();
+  for (const [name, url] of Object.entries(binds)) {
+    const parsed = parseBindUrl(name, url);
+    if ('provider' in parsed) providers.add(parsed.provider);
+  }
+  return providers;
 }
 
 /**
