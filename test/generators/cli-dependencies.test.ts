@@ -45,11 +45,12 @@ async function fakeNpm(): Promise<{ env: NodeJS.ProcessEnv; calls: () => string[
 const OPTIONAL = ['vite', 'http-proxy', 'koa-proxies', 'tailwindcss', '@tailwindcss/node', '@tailwindcss/oxide', 'nodemailer', 'ioredis', '@prisma/client', 'prisma', 'pg', 'typesafe-i18n'];
 
 describe('the pins', () => {
-  test('are the kernel\'s optional peer dependencies (range start) plus the CLI\'s own prisma and typesafe-i18n; the build ships exactly them', () => {
+  test('are the kernel\'s optional peer dependencies (range start) plus the CLI\'s own prettier, prisma and typesafe-i18n; the build ships exactly them', () => {
     const optional = Object.keys(KERNEL.peerDependencies!).filter((name) => (KERNEL.peerDependenciesMeta as unknown as Record<string, { optional?: boolean }>)[name]?.optional);
     expect(optional.sort()).toEqual(Object.keys(KERNEL.peerDependencies!).sort());
     for (const name of optional) expect(PINS[name]).toBe(KERNEL.peerDependencies![name]!.replace(/^\^/, ''));
     expect(PINS.prisma).toBe(CLI.devDependencies!.prisma);
+    expect(PINS.prettier).toBe(CLI.dependencies!.prettier);
     expect(PINS['typesafe-i18n']).toBe(CLI.dependencies!['typesafe-i18n']);
     // Prisma's client and CLI must be one version.
     expect(PINS.prisma).toBe(PINS['@prisma/client']);

@@ -22,11 +22,11 @@ import { APP_FILE, externalAdditives } from '../project/registrations.js';
 /** Usage text of `fw create additive`. */
 export const help = `Usage: fw create additive <name> [options]
 
-Creates the Additive <name> in additives/<name>/: manifest.json, index.ts (the Additive),
-typed api, app and ws routers, beforeRequest/afterRequest hooks, beforeEnable, templates/ and
-static/. Adds <name> to fw.json "additives" and registers it in fluid/app.ts. Refuses, writing
-nothing, when its routes, the paths it is mounted at or its templates clash with the app's or
-another Additive's.
+Creates the Additive <name> in additives/<name>/: manifest.json, index.ts (the Additive), typed
+api.ts (/api/<name>/status) and app.ts (its page at /<name>/), the page's template and
+stylesheet, and <name>.test.ts. Adds <name> to fw.json "additives" and registers it in
+fluid/app.ts. Refuses, writing nothing, when its routes, the paths it is mounted at or its
+templates clash with the app's or another Additive's.
 
 <name>: lowercase letters, digits, "-" and "_", starting with a letter; not fluid, api, ws,
 static, frontend, vite-dev, additives, node_modules or a JavaScript reserved word.
@@ -101,6 +101,6 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     lines: registrationLines(result.rendered),
     failed: result.rendered.note !== undefined,
     extra: { registrations: result.rendered },
-    done: `Created additive "${name}" in ${additiveDir(name)}/; it serves /${name}/, /api/${name}/status and /ws/${name}/echo.`,
+    done: `Created additive "${name}" in ${additiveDir(name)}/; it serves /${name}/ and /api/${name}/status.`,
   });
 }

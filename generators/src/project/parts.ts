@@ -6,7 +6,7 @@ import type { Cache } from '../pipeline/cache.js';
 import { sha256 } from '../pipeline/hash.js';
 import type { Tree } from '../pipeline/tree.js';
 import type { ConfigDefaults } from './config.js';
-import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
+import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import { prepareBlueprint } from '../render/blueprint.js';
 import { addDependencies, databaseDependencies, I18N_DEPENDENCIES } from './dependencies.js';
 
@@ -34,9 +34,25 @@ export interface PartsInput {
  */
 export async function renderParts(tree: Tree, input: PartsInput): Promise<void> {
   const { config, defaults } = input;
-  if (input.migrate) addDependencies(tree, databaseDependencies(await renderMigrate(tree, config, defaults)));
+  if (input.migrate) {
+    addDependencies(tree, databaseDependencies(await renderMigrate(tree, config, defaults)));
+    addIgnores(tree, ["# Prisma's generated clients (`prisma generate`, `fw migrate dev`): rebuilt from prisma/, never committed.", '/generated/']);
+  }
   await renderAuth(tree, config);
   if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) addDependencies(tree, I18N_DEPENDENCIES);
+}
+
+/**
+ * Adds lines to the project blueprint's rendered `.gitignore`, each once (a comment line goes in
+ * with the line after it), so a part's outputs stay out of git while the part is on.
+ */
+function addIgnores(tree: Tree, lines: readonly string[]): void {
+  const rendered = tree.rendered('.gitignore')?.toString('utf8');
+  if (rendered === undefined) return;
+  const have = new Set(rendered.split(/\r?\n/));
+  const last = lines.at(-1);
+  if (last === undefined || have.has(last)) return;
+  tree.render('.gitignore', `${rendered.replace(/\n*$/, '\n')}${lines.join('\n')}\n`, { generator: PROJECT_GENERATOR_ID });
 }
 
 /**

@@ -6,7 +6,8 @@
  *   an optional peer dependency of `@fw/kernel` (`peerDependencies` + `peerDependenciesMeta`),
  *   and the app gets the version that range starts at (`^8.3.8` → `8.3.8`);
  * - what only code fw generates or runs needs (`typesafe-i18n` for the typed translation modules,
- *   the `prisma` CLI) is pinned by `@fw/cli`'s own package.json, the version its generators use.
+ *   the `prisma` CLI), and `prettier` (the app's `npm run format` must write what fw's formatter
+ *   writes), is pinned by `@fw/cli`'s own package.json: the version fw itself uses.
  *
  * In a checkout both package.json files are read in place; the build writes the result to
  * `pins.json` in the published `@fw/cli` and `create-fw-app` (which have no kernel next to them).
@@ -19,7 +20,7 @@ import { checkoutRoot, PACKAGE_ROOT } from '../package-info.js';
 export const PINS_FILE = 'pins.json';
 
 /** The packages whose pin is `@fw/cli`'s own (the kernel never loads them). */
-export const CLI_PINNED = ['prisma', 'typesafe-i18n'] as const;
+export const CLI_PINNED = ['prettier', 'prisma', 'typesafe-i18n'] as const;
 
 interface PackageJsonPins {
   dependencies?: Record<string, string>;

@@ -38,6 +38,18 @@ export interface Registrations {
   removed: string[];
   /** Why the registrations were not reconciled (the app file is missing or holds conflicts). */
   note?: string;
+  /** What the run noticed in the config that the user should know (printed as `note:` lines; no failure). */
+  notes?: string[];
+}
+
+/** Config that does not do what it looks like it does, in words (`fw.json` is the input of the renders). */
+function configNotes(config: LoadedConfig['config']): string[] {
+  const notes: string[] = [];
+  const c = config.config;
+  if (c.I18N_SUPPORTED_LOCALES !== undefined && c.EXT_I18N === false) {
+    notes.push('fw.json sets I18N_SUPPORTED_LOCALES but also EXT_I18N = false, so the app serves the source strings untranslated: remove EXT_I18N (locales turn it on) or set it to true');
+  }
+  return notes;
 }
 
 /**
@@ -143,7 +155,9 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
   const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
-  return registerAdditives(tree, local, gone);
+  const registrations = await registerAdditives(tree, local, gone);
+  const notes = configNotes(config);
+  return notes.length > 0 ? { ...registrations, notes } : registrations;
 }
 
 /**
@@ -174,5 +188,6 @@ export function registrationLines(registrations: Registrations): string {
   for (const name of registrations.added) lines.push(summaryLine('register', APP_FILE, `fluid.additive(...) for additives/${name}`));
   for (const name of registrations.removed) lines.push(summaryLine('unregister', APP_FILE, `${name} is no longer in fw.json "additives"`));
   if (registrations.note) lines.push(`  note: ${registrations.note}`);
+  for (const note of registrations.notes ?? []) lines.push(`  note: ${note}`);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

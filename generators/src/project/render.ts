@@ -7,6 +7,7 @@ import { loadBlueprint, prepareBlueprint, renderBlueprint } from '../render/blue
 import type { ConfigDefaults } from './config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import { addDependencies, configDependencies } from './dependencies.js';
+import { pinOf } from './pins.js';
 import type { DependencySpecs } from './specs.js';
 
 /** Input of {@link renderProject}: what the project blueprint, the Additives and the Vite wiring depend on. */
@@ -33,7 +34,7 @@ function frontendOf(config: ProjectConfig, defaults: ConfigDefaults): Record<str
 }
 
 /** The data `blueprints/project` renders with. */
-function projectData(name: string, frontend: Record<string, unknown>, specs: DependencySpecs): Record<string, unknown> {
+function projectData(name: string, frontend: Record<string, unknown>, specs: DependencySpecs): Record<string, unknown> & { htmx: boolean; viteIndex: boolean } {
   return {
     name,
     frontend,
@@ -44,9 +45,21 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
     viteIndex: frontend.type === 'vite' && frontend.register_index !== false,
     kernelSpec: specs.kernelSpec,
     cliSpec: specs.cliSpec,
+    prettierVersion: pinOf('prettier'),
     version: packageVersion(),
   };
 }
+
+/**
+ * The project blueprint's files that only some projects get, and when: the home page and its
+ * stylesheet are the template home page's (a Vite surface with `register_index` serves its own
+ * index at `/`); the fragment is what the htmx page swaps in.
+ */
+const ONLY_WHEN: Readonly<Record<string, (data: { htmx: boolean; viteIndex: boolean }) => boolean>> = {
+  'fluid/templates/index.html': (d) => !d.viteIndex,
+  'fluid/static/app.css': (d) => !d.viteIndex,
+  'fluid/templates/hello.html': (d) => d.htmx,
+};
 
 /**
  * Renders the project blueprint (`blueprint:project`), every local Additive of `config.additives`
@@ -59,10 +72,14 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
 export async function renderProject(tree: Tree, input: ProjectRenderInput): Promise<void> {
   const { config, specs } = input;
   const frontend = frontendOf(config, input.defaults);
-  renderBlueprint(await loadBlueprint('project'), projectData(config.name, frontend, specs), tree, PROJECT_GENERATOR_ID);
+  const data = projectData(config.name, frontend, specs);
+  renderBlueprint(await loadBlueprint('project'), data, tree, PROJECT_GENERATOR_ID);
   tree.unrender('fw.json');
+  for (const [file, wanted] of Object.entries(ONLY_WHEN)) {
+    if (!wanted(data)) tree.unrender(file);
+  }
   for (const name of config.additives) {
-    if (!input.external?.has(name)) await renderAdditive(tree, name, config.name);
+    if (!input.external?.has(name)) await renderAdditive(tree, name, config.name, input.manifests?.get(name));
   }
   const vite = await renderFrontend(tree, config, frontend, input.external, input.manifests ?? new Map());
   addDependencies(tree, configDependencies({ config: config.config, vite }));
