@@ -93,12 +93,26 @@ export function unknownKeyReason(key: string): string | undefined {
     const family = KNOWN_KEY_NAMES.filter((k) => k.startsWith(prefix));
     const typo = typoOf(key, family);
     const near = typo === undefined ? closest(key, family) : [typo];
+    // A word left out (`EVENTS_QUEUE_SIZE` for `EVENTS_EVENT_QUEUE_SIZE`) is too far for an edit distance.
+    if (near.length === 0) near.push(...family.filter((k) => hasWordsOf(k, key)));
     const reserved = `${prefix} is reserved for fw's keys (${family.join(', ')}); name a key of your own without it`;
     return near.length > 0 ? `did you mean ${near.join(', ')}? (${reserved})` : reserved;
   }
   const typo = typoOf(key, KNOWN_KEY_NAMES);
   if (typo !== undefined) return `did you mean ${typo}? (a key of your own must not be one typo away from one of fw's)`;
   return undefined;
+}
+
+/** True when every `_`-separated word of `key` is a word of `candidate`, in order. */
+function hasWordsOf(candidate: string, key: string): boolean {
+  const words = candidate.split('_');
+  let at = 0;
+  for (const word of key.split('_')) {
+    at = words.indexOf(word, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
 }
 
 /** The keys an environment layer takes from `env`; see {@link environmentValues}. */

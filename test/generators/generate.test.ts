@@ -14,7 +14,7 @@ import { editConfig, fw, newProject, read, snapshot } from './project-helpers.js
 
 const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
 const ADDITIVE_FILES = [
-  'api.ts', 'app.ts', 'enable.ts', 'hooks.ts', 'index.ts', 'manifest.json', 'static/NAME/NAME.css', 'templates/NAME/index.html', 'ws.ts',
+  'api.ts', 'app.ts', 'index.ts', 'manifest.json', 'NAME.test.ts', 'static/NAME.css', 'templates/NAME/index.html',
 ];
 
 describe('fw generate', () => {
@@ -147,7 +147,7 @@ describe('fw generate', () => {
     await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', framework: 'react' }));
     expect((await fw(root, 'generate')).error).toMatch(/fw\.json:\d+:\d+: config\.APP_FRONTEND/);
     await writeFile(path.join(root, 'fw.json'), '{ nope');
-    expect((await fw(root, 'generate')).error).toMatch(/^fw\.json is not valid JSON/);
+    expect((await fw(root, 'generate')).error).toMatch(/^fw\.json:1:\d+: not valid JSON/);
     expect((await fw(root, 'generate', 'extra')).error).toMatch(/unexpected argument extra/);
   });
 });

@@ -61,9 +61,7 @@ function configNotes(config: LoadedConfig['config']): string[] {
  */
 async function readManifests(root: string, names: readonly string[], cache: Cache | undefined): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
-  const known = cache?.render<Record<string, unknown>>('manifests', packageVersion()) ?? {};
-  const valid: Record<string, unknown> = {};
-  let validated = false;
+  const known = knownManifests(cache);
   for (const name of names) {
     let text: string;
     try {
@@ -73,16 +71,35 @@ async function readManifests(root: string, names: readonly string[], cache: Cach
       throw error;
     }
     const hash = sha256(name, text);
-    let frontend = known[hash];
-    if (!Object.hasOwn(known, hash)) {
-      frontend = await validateManifest(name, text);
-      validated = true;
-    }
-    valid[hash] = frontend;
-    out.set(name, frontend);
+    out.set(name, Object.hasOwn(known, hash) ? known[hash] : await validateManifest(name, text, cache));
   }
-  if (validated) cache?.setRender('manifests', packageVersion(), valid);
   return out;
+}
+
+/** The manifest texts validated before under this fw version (hash → their `frontend` block). */
+function knownManifests(cache: Cache | undefined): Record<string, unknown> {
+  return cache?.render<Record<string, unknown>>('manifests', packageVersion()) ?? {};
+}
+
+/**
+ * Remembers the manifests this run leaves on disk (merged with the user's edits) when they are
+ * valid, so the next run need not validate them (nor load zod); an invalid one (a merge conflict)
+ * is left for the next run to report. Only the manifests of `names` are kept.
+ */
+async function rememberManifests(tree: Tree, names: readonly string[], cache: Cache | undefined): Promise<void> {
+  if (!cache || names.length === 0) return;
+  const known = knownManifests(cache);
+  const keep: Record<string, unknown> = {};
+  for (const name of names) {
+    const text = await tree.readText(`${additiveDir(name)}/manifest.json`);
+    if (text === undefined) continue;
+    const hash = sha256(name, text);
+    if (Object.hasOwn(known, hash)) keep[hash] = known[hash];
+    else keep[hash] = await validateManifest(name, text).catch(() => undefined);
+    if (keep[hash] === undefined) delete keep[hash];
+  }
+  const same = Object.keys(keep).length === Object.keys(known).length && Object.keys(keep).every((hash) => Object.hasOwn(known, hash));
+  if (!same) cache.setRender('manifests', packageVersion(), keep);
 }
 
 /**
@@ -97,10 +114,7 @@ export async function validateManifest(name: string, text: string, cache?: Cache
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
-  if (cache) {
-    const known = cache.render<Record<string, unknown>>('manifests', packageVersion()) ?? {};
-    cache.setRender('manifests', packageVersion(), { ...known, [sha256(name, text)]: frontend });
-  }
+  if (cache) cache.setRender('manifests', packageVersion(), { ...knownManifests(cache), [sha256(name, text)]: frontend });
   return frontend;
 }
 
@@ -149,9 +163,11 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const external = externalAdditives(appOnDisk, config.additives);
   const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
-  const manifests = await readManifests(root, config.additives.filter((n) => !external.has(n)), input.cache);
+  const localNames = config.additives.filter((n) => !external.has(n));
+  const manifests = await readManifests(root, localNames, input.cache);
   await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
   await renderParts(tree, { config, defaults: loaded.defaults, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
+  await rememberManifests(tree, localNames, input.cache);
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
   const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));

@@ -22,6 +22,7 @@ import {
   type ConfigLayer,
   type ProjectConfig,
   type TextPosition,
+  unknownKeyReason,
 } from '@fw/schemas';
 import { ConfigError } from '../errors.js';
 import { findProjectRoot, toDir } from '../paths.js';
@@ -198,6 +199,12 @@ function withFiles(layer: ConfigLayer, root: string): ConfigLayer {
     const where = locate(layer.source, at);
     delete values[key];
     if (raw === undefined || raw === '') continue;
+    // A misspelt key (`CACHE_DIRR_FILE`) is reported as the key it names, not as a file to read.
+    if (!isKnownConfigKey(base) && unknownKeyReason(base) !== undefined) {
+      values[base] = raw;
+      if (at) positions[base] = at;
+      continue;
+    }
     if (typeof raw !== 'string') {
       throw new ConfigError(`${where}: ${key}: expected a file path (string), got ${JSON.stringify(raw)}`);
     }
