@@ -11,6 +11,8 @@
  * | limits | `limit()`, `exempt()` | `RATELIMIT_DEFAULT`/`RATELIMIT_ENABLED`, or a route with `limit()` |
  * | mail | `fluid.mail` | first use (`MAIL_*`) |
  * | cache | `fluid.cache` | first use (`CACHE_TYPE`) |
+ * | security | the security headers, `{{csp_nonce}}` | `SECURITY_HEADERS` (on by default) |
+ * | body | `ctx.request.body` for JSON, form and text bodies | `BODY_PARSER` (on by default) |
  *
  * Auth (`@fw/kernel/auth`), databases (`@fw/kernel/db`) and the app's own plugins are turned on
  * in `fluid/app.ts`: `fluid.plugin(auth({ users }))`. A plugin that is off costs nothing per
@@ -26,10 +28,12 @@ import { i18n } from './i18n/i18n.js';
 import { rateLimits } from './limits/plugin.js';
 import { mail } from './mail/plugin.js';
 import { sockets } from './sockets/sockets.js';
+import { security } from './security/plugin.js';
+import { bodyParser } from './body/plugin.js';
 
 /** The built-in plugins `Fluid` registers, in order (the order of their middleware at a stage). */
 export function builtinPlugins(): Plugin[] {
-  return [events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
+  return [security(), bodyParser(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
 }
 
 /** The application object; see the module comment and docs/kernel.md. */

@@ -18,6 +18,7 @@ import './frontend/index.js';
 import './i18n/index.js';
 import './mail/index.js';
 import './cache/index.js';
+import './body/index.js';
 
 export { Fluid } from './fluid.js';
 export { FluidCore } from './core/fluid.js';

@@ -71,6 +71,22 @@ const BIND_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const URL_LIKE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/;
 const GUARD_NAME = /^[A-Za-z][A-Za-z0-9_.:-]*$/;
 
+const CSP_DIRECTIVE = /^[a-z]+(?:-[a-z]+)*$/;
+const CSP_SOURCE = /^[^\s;,]+$/;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+const HEADER_VALUE = /^[\x20-\x7e]*$/;
+/** The values of the Referrer-Policy header. */
+const REFERRER_POLICIES = [
+  'no-referrer',
+  'no-referrer-when-downgrade',
+  'origin',
+  'origin-when-cross-origin',
+  'same-origin',
+  'strict-origin',
+  'strict-origin-when-cross-origin',
+  'unsafe-url',
+] as const;
+
 const bool = (description: string, value: boolean) => z.boolean().default(value).describe(description);
 const httpUrl = (what: string) =>
   z.url({ protocol: /^https?$/, error: `an http(s) URL for ${what}, e.g. "https://example.com"` });
@@ -78,6 +94,12 @@ const port = () =>
   z.int({ error: 'an integer port number 0-65535' }).min(0, { error: 'a port number 0-65535' }).max(65535, {
     error: 'a port number 0-65535',
   });
+const bodyLimit = (what: string, value: number) =>
+  z
+    .int({ error: 'a whole number of bytes >= 1' })
+    .min(1, { error: 'a whole number of bytes >= 1' })
+    .default(value)
+    .describe(`Largest ${what} request body parsed, in bytes; a larger one is answered 413. Default ${value}.`);
 const locale = () =>
   z.string().regex(LOCALE, { error: 'a locale identifier such as "en", "en_US" or "pt-BR"' });
 const guardNames = (what: string) =>
@@ -108,6 +130,10 @@ export const configShape = {
   FW_THEMES: bool('Use the themed raw stylesheet tailwind_raw.css (true) or tailwind_no_themes.css (false). Default true.', true),
   FW_CHECK_FRONTEND: bool('In production, run `npm run check` over the frontend workspaces at boot. Default true.', true),
   FW_BUILD_FRONTEND: bool('In production, run `npm run build` over the frontend workspaces at boot. Default true.', true),
+  FW_ENV: z
+    .enum(['production', 'development'])
+    .default('production')
+    .describe('Which defaults apply: "development" (set by fw dev / fw run --watch) makes DEBUG default to true; an explicit DEBUG in fw.json, the ini or the environment still wins. Default "production".'),
   FW_PROCESSING: bool('Serve styled error pages (errors/<status>.html) to clients that accept HTML. Default true.', true),
   MAIL_SERVER: z.string().min(1).optional().describe('SMTP server host name. Unset: mail is not sent over SMTP.'),
   MAIL_PORT: port().default(587).describe('SMTP port. Default 587 (STARTTLS); use 465 with MAIL_USE_TLS for implicit TLS.'),
@@ -205,6 +231,51 @@ export const configShape = {
     })
     .optional()
     .describe('Where `fw ocean` reads its index: the URL (http, https or file:) or path of the index JSON document. Unset: the index shipped with fw.'),
+  SECURITY_HEADERS: bool(
+    'Send the security headers (CSP, X-Content-Type-Options, X-Frame-Options, Referrer-Policy, HSTS over HTTPS, ...) on every response. Default true.',
+    true,
+  ),
+  SECURITY_CSP: z
+    .record(
+      z.string().regex(CSP_DIRECTIVE, { error: 'a CSP directive name such as "img-src"' }),
+      z.union([z.array(z.string().regex(CSP_SOURCE, { error: 'a CSP source without spaces, ";" or ",", e.g. "\'self\'" or "https://cdn.example"' })), z.null()]),
+    )
+    .default({})
+    .describe('Content-Security-Policy directives merged over fw\'s default policy: directive -> list of sources, null drops a directive. Default {}.'),
+  SECURITY_CSP_MODE: z
+    .enum(['enforce', 'report-only', 'off'])
+    .default('enforce')
+    .describe('Send the CSP as Content-Security-Policy (enforce), Content-Security-Policy-Report-Only, or not at all (off). Default enforce.'),
+  SECURITY_FRAME_OPTIONS: z
+    .enum(['DENY', 'SAMEORIGIN', 'off'])
+    .default('DENY')
+    .describe('X-Frame-Options and the CSP frame-ancestors that go with it (DENY: \'none\', SAMEORIGIN: \'self\'); off sends neither. Default DENY.'),
+  SECURITY_REFERRER_POLICY: z
+    .enum([...REFERRER_POLICIES, 'off'])
+    .default('strict-origin-when-cross-origin')
+    .describe('Referrer-Policy header value, or off. Default strict-origin-when-cross-origin.'),
+  SECURITY_HSTS_MAX_AGE: z
+    .int({ error: 'a whole number of seconds >= 0' })
+    .min(0, { error: 'a whole number of seconds >= 0' })
+    .default(31_536_000)
+    .describe('Strict-Transport-Security max-age in seconds, sent on HTTPS requests only (also through a trusted proxy); 0 sends no HSTS. Default 31536000 (one year).'),
+  SECURITY_HSTS_INCLUDE_SUBDOMAINS: bool('Add includeSubDomains to Strict-Transport-Security. Default true.', true),
+  SECURITY_HSTS_PRELOAD: bool('Add preload to Strict-Transport-Security (only after submitting the domain to the preload list). Default false.', false),
+  SECURITY_HEADER_OVERRIDES: z
+    .record(
+      z.string().regex(HEADER_NAME, { error: 'an HTTP header name such as "Cross-Origin-Opener-Policy"' }),
+      z.union([z.string().regex(HEADER_VALUE, { error: 'a header value of visible characters and spaces' }), z.null()]),
+    )
+    .default({})
+    .describe('Last word on any security header fw sends: header name -> value, null to drop it. Default {}.'),
+  FW_ALPINE_BUILD: z
+    .enum(['csp', 'standard'])
+    .default('csp')
+    .describe('The Alpine build served at /fluid/static/vendor/alpine.min.js: csp (@alpinejs/csp, no eval) or standard (alpinejs; adds \'unsafe-eval\' to the CSP script-src). Default csp.'),
+  BODY_PARSER: bool('Parse JSON, form and text request bodies of POST, PUT, PATCH and DELETE into ctx.request.body. Default true.', true),
+  BODY_JSON_LIMIT: bodyLimit('JSON', 1_048_576),
+  BODY_FORM_LIMIT: bodyLimit('application/x-www-form-urlencoded', 102_400),
+  BODY_TEXT_LIMIT: bodyLimit('text/plain', 102_400),
 } as const;
 
 /** A runtime config key the kernel knows. */

@@ -1,7 +1,7 @@
 /** CSRF (missing, tampered, wrong type, cross-origin), session cookies and fixation, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fluid } from '@fw/kernel';
-import { PayloadSigner, signOut, requireUser } from '@fw/kernel/auth';
+import { PayloadSigner, session, signOut, requireUser } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
 
@@ -15,6 +15,10 @@ beforeAll(async () => {
   fluid.app.get('form', '/form', (ctx) => ctx.render('form.html'));
   fluid.app.post('submit', '/submit', (ctx) => ({ ok: true, name: (ctx.state.form as URLSearchParams | undefined)?.get('name') ?? null }));
   fluid.app.get('me', '/me', requireUser, (ctx) => ({ id: (ctx.state.user as { id: number }).id }));
+  fluid.app.get('cart', '/cart', (ctx) => {
+    session(ctx).cart = ['book']; // the app writes to the session: now it is stored
+    return { cart: true };
+  });
   fluid.app.get('logout', '/logout', (ctx) => {
     signOut(ctx);
     return { out: true };
@@ -150,7 +154,7 @@ describe('session cookie', () => {
 
   it('fixation: the session id changes at sign-in and the old id is dead', async () => {
     const c = new Client(base);
-    await tokenOf(c); // anonymous session with data
+    await c.fetch('/cart'); // an anonymous session with data
     const before = c.jar.get('fw.sid');
     const beforeSig = c.jar.get('fw.sid.sig');
     expect(before).toBeTruthy();

@@ -45,10 +45,13 @@ async function fakeNpm(): Promise<{ env: NodeJS.ProcessEnv; calls: () => string[
 const OPTIONAL = ['vite', 'http-proxy', 'koa-proxies', 'tailwindcss', '@tailwindcss/node', '@tailwindcss/oxide', 'nodemailer', 'ioredis', '@prisma/client', 'prisma', 'pg', 'typesafe-i18n'];
 
 describe('the pins', () => {
-  test('are the kernel\'s optional peer dependencies (range start) plus the CLI\'s own prettier, prisma and typesafe-i18n; the build ships exactly them', () => {
+  test('are the kernel\'s optional peer dependencies (range start) and fwDevPackages plus the CLI\'s own prettier, prisma and typesafe-i18n; the build ships exactly them', () => {
     const optional = Object.keys(KERNEL.peerDependencies!).filter((name) => (KERNEL.peerDependenciesMeta as unknown as Record<string, { optional?: boolean }>)[name]?.optional);
     expect(optional.sort()).toEqual(Object.keys(KERNEL.peerDependencies!).sort());
     for (const name of optional) expect(PINS[name]).toBe(KERNEL.peerDependencies![name]!.replace(/^\^/, ''));
+    // Vite and its dev proxy: the kernel's development-only packages (not peers; see optional.ts).
+    expect(Object.keys(KERNEL.fwDevPackages!).sort()).toEqual(['http-proxy', 'koa-proxies', 'vite']);
+    for (const [name, version] of Object.entries(KERNEL.fwDevPackages!)) expect(PINS[name]).toBe(version);
     expect(PINS.prisma).toBe(CLI.devDependencies!.prisma);
     expect(PINS.prettier).toBe(CLI.dependencies!.prettier);
     expect(PINS['typesafe-i18n']).toBe(CLI.dependencies!['typesafe-i18n']);
@@ -73,7 +76,7 @@ describe('lean by default', () => {
   test('a Vite app devDepends on vite and the dev proxy at the kernel\'s versions', async () => {
     const root = await newProject('viteapp', '--framework', 'react');
     const pkg = await packageJson(root);
-    expect(pkg.devDependencies).toMatchObject({ vite: PINS.vite, 'http-proxy': PINS['http-proxy'], 'koa-proxies': PINS['koa-proxies'] });
+    expect(pkg.devDependencies).toMatchObject(KERNEL.fwDevPackages!);
     expect(Object.keys(pkg.dependencies)).toEqual(['@fw/kernel']);
   });
 

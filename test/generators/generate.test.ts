@@ -77,7 +77,7 @@ describe('fw generate', () => {
 
   test('overlapping edits: conflict markers, a summary, exit 1; --json says the same', async () => {
     const root = await newProject();
-    await writeFile(path.join(root, 'test/home.test.ts'), (await read(root, 'test/home.test.ts')).replace("test('GET /hello returns the htmx fragment'", "test('GET /hello answers (mine)'"));
+    await writeFile(path.join(root, 'test/home.test.ts'), (await read(root, 'test/home.test.ts')).replace('test("the hello button\'s fragment says hello"', "test('GET /hello answers (mine)'"));
     await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'none' }));
     const dry = await fw(root, 'generate', '--dry-run', '--json');
     const json = JSON.parse(dry.out);

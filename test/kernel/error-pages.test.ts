@@ -16,7 +16,7 @@ function app(spec: ProjectSpec = {}): Fluid {
   return f;
 }
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
-const STATUSES = [400, 401, 403, 404, 405, 429, 500, 502, 503];
+const STATUSES = [400, 401, 403, 404, 405, 413, 429, 500, 502, 503];
 
 describe('styled error pages (FW_PROCESSING on by default)', () => {
   it('covers exactly the reference statuses', () => {

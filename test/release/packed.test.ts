@@ -137,7 +137,7 @@ test('the embedded Ocean index lists only Additives fw publishes, at versions it
   const index = JSON.parse(readFileSync(path.join(REPO, 'generators/ocean-index.json'), 'utf8')) as {
     additives: { id: string; package: string; versions: string[] }[];
   };
-  const additives = PUBLISHED_DIRS.filter((dir) => dir.startsWith('ocean/')).map(
+  const additives = PUBLISHED_DIRS.filter((dir) => dir.startsWith('runtime-kernel/additives/')).map(
     (dir) => JSON.parse(readFileSync(path.join(REPO, dir, 'package.json'), 'utf8')) as PackageJson,
   );
   expect(index.additives.map((a) => a.package).sort()).toEqual(additives.map((a) => a.name).sort());

@@ -58,6 +58,20 @@ describe('defaults', () => {
       SECURITY_MODELS_DB_BIND: 'main',
       AUTH_ROLES: [],
       AUTH_PERMISSIONS: [],
+      SECURITY_HEADERS: true,
+      SECURITY_CSP: {},
+      SECURITY_CSP_MODE: 'enforce',
+      SECURITY_FRAME_OPTIONS: 'DENY',
+      SECURITY_REFERRER_POLICY: 'strict-origin-when-cross-origin',
+      SECURITY_HSTS_MAX_AGE: 31_536_000,
+      SECURITY_HSTS_INCLUDE_SUBDOMAINS: true,
+      SECURITY_HSTS_PRELOAD: false,
+      SECURITY_HEADER_OVERRIDES: {},
+      FW_ALPINE_BUILD: 'csp',
+      BODY_PARSER: true,
+      BODY_JSON_LIMIT: 1_048_576,
+      BODY_FORM_LIMIT: 102_400,
+      BODY_TEXT_LIMIT: 102_400,
     });
     expect(c.SECRET_KEY).toBeUndefined();
     expect(configDefaults()).toEqual(c);

@@ -1,4 +1,5 @@
-const RESERVED = new Set(
+/** JavaScript's reserved words (ES modules are strict code): never a generated identifier. */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set(
   ('break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
     'import in instanceof new null return super switch this throw true try typeof var void while with yield let static ' +
     'implements interface package private protected public await').split(' '),
@@ -10,7 +11,7 @@ export function identifierFor(name: string): string {
   let id = parts.map((p, i) => (i === 0 ? p : p.charAt(0).toUpperCase() + p.slice(1))).join('');
   if (id === '') throw new Error(`Cannot derive a TypeScript identifier from the name "${name}"`);
   if (/^[0-9]/.test(id)) id = `_${id}`;
-  return RESERVED.has(id) ? `${id}Additive` : id;
+  return RESERVED_WORDS.has(id) ? `${id}Additive` : id;
 }
 
 /** Names the additive blueprint's `index.ts` imports: the Additive's own variable must not take one. */

@@ -12,6 +12,34 @@ export interface ProjectPromptAnswers {
   typescript?: boolean;
 }
 
+/** What a command says when the user cancels a prompt. */
+const CANCELLED = 'cancelled: nothing was written.';
+
+/** @clack/prompts and the streams a command asks on (see {@link promptSession}). */
+export interface PromptSession {
+  clack: typeof import('@clack/prompts');
+  streams: { input: CommandIO['stdin']; output: CommandIO['stdout'] & { columns?: number } };
+  /** The answer of a prompt; Ctrl-C (clack's cancel symbol) is a {@link CliError}: nothing was written. */
+  answer<T>(value: T | symbol): T;
+}
+
+/**
+ * The one way fw asks questions: @clack/prompts (imported here, on a terminal only) on the
+ * command's streams. Callers check `isInteractive(io)` first: fw never prompts without a terminal.
+ */
+export async function promptSession(io: CommandIO): Promise<PromptSession> {
+  const clack = await import('@clack/prompts');
+  // A terminal without a window size (a pty opened by a script) reports 0 columns, and clack
+  // would wrap every character onto its own line: give it the usual 80.
+  const output = io.stdout as typeof io.stdout & { columns?: number };
+  if (!(typeof output.columns === 'number' && output.columns > 0)) output.columns = 80;
+  const answer = <T>(value: T | symbol): T => {
+    if (clack.isCancel(value)) throw new CliError(CANCELLED);
+    return value as T;
+  };
+  return { clack, streams: { input: io.stdin, output }, answer };
+}
+
 /**
  * Asks, with @clack/prompts (imported here, on a terminal only), exactly the questions in `ask`,
  * in order, skipping those an earlier answer (or a `known` flag) makes moot: Alpine only for htmx,
@@ -23,14 +51,9 @@ export async function askProjectQuestions(
   known: ProjectPromptAnswers,
   frameworks: readonly string[],
 ): Promise<ProjectPromptAnswers> {
-  const clack = await import('@clack/prompts');
-  // A terminal without a window size (a pty opened by a script) reports 0 columns, and clack
-  // would wrap every character onto its own line: give it the usual 80.
-  const output = io.stdout as typeof io.stdout & { columns?: number };
-  if (!(typeof output.columns === 'number' && output.columns > 0)) output.columns = 80;
-  const streams = { input: io.stdin, output };
+  const { clack, streams } = await promptSession(io);
   const cancelled = (): never => {
-    throw new CliError('cancelled: nothing was written.');
+    throw new CliError(CANCELLED);
   };
   const answers: ProjectPromptAnswers = {};
   const chosen = (): string | undefined => answers.surface ?? known.surface;

@@ -26,6 +26,8 @@ export interface ReportOptions {
   install?: boolean | undefined;
   /** Whether to report dependency changes at all (default true; `create project` writes a whole new package.json). */
   dependencies?: boolean;
+  /** The command to run again once conflicts are resolved (default `fw generate`). */
+  again?: string;
 }
 
 /** The `--json` document of a run: the plan, the exit status, and the command's own fields. */
@@ -66,7 +68,7 @@ export async function report(io: CommandIO, result: PipelineResult<unknown>, opt
     return exitCode;
   }
   let out = options.dryRun && options.diffs !== false ? planDiff(plan) : '';
-  out += summarise(plan) + (options.lines ?? '');
+  out += summarise(plan, options.again) + (options.lines ?? '');
   if (leftovers.length > 0) out += `Removed ${leftovers.length} temp file(s) of an interrupted run: ${leftovers.join(', ')}\n`;
   io.stdout.write(out);
   out = '';

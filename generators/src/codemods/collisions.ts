@@ -129,18 +129,35 @@ export async function additiveProposal(tree: Tree, name: string): Promise<Propos
 }
 
 /**
- * Checks a proposal against the app (`fluid/app.ts`, `fluid/templates/`) and every local Additive
- * of `additives` (their modules and templates), all read through `tree`, so pending changes count.
- * Returns the clashes (empty: none). `fw create additive` refuses on any unless `--force`; a
- * generator adding a route or a page calls it the same way with its own {@link Proposal}.
+ * The routes `fluid/app.ts` and the local Additives of `additives` declare, read through `tree`
+ * (pending changes count): what {@link checkCollisions} checks against, and what `fw make test`
+ * writes a test for.
  */
-export async function checkCollisions(tree: Tree, proposal: Proposal, additives: readonly string[]): Promise<Collision[]> {
+export async function projectRoutes(tree: Tree, additives: readonly string[]): Promise<Route[]> {
   const app = await tree.readText('fluid/app.ts');
   const sources = new Map<string, RouteSource[]>();
   for (const name of additives) sources.set(name, await additiveSources(tree, name));
+  return readRoutes(app === undefined ? undefined : { path: 'fluid/app.ts', text: app }, sources);
+}
+
+/** Options of {@link checkCollisions}. */
+export interface CollisionOptions {
+  /** The proposal goes inside this Additive (`fw make route --additive blog`): being under its prefixes is no clash. */
+  within?: string;
+}
+
+/**
+ * Checks a proposal against the app (`fluid/app.ts`, `fluid/templates/`) and every local Additive
+ * of `additives` (their modules and templates), all read through `tree`, so pending changes count.
+ * Returns the clashes (empty: none). `fw create additive` refuses on any unless `--force`; a
+ * generator adding a route or a page (`fw make route`, `fw make page`) calls it the same way with
+ * its own {@link Proposal}.
+ */
+export async function checkCollisions(tree: Tree, proposal: Proposal, additives: readonly string[], options: CollisionOptions = {}): Promise<Collision[]> {
+  const mounted = additives.filter((name) => name !== options.within);
   const table: RouteTable = {
-    routes: await readRoutes(app === undefined ? undefined : { path: 'fluid/app.ts', text: app }, sources),
-    mounts: additives.flatMap((name) => (['app', 'api', 'ws'] as const).map((r) => ({ prefix: routerPrefix(r, name), owner: `additive "${name}"` }))),
+    routes: await projectRoutes(tree, additives),
+    mounts: mounted.flatMap((name) => (['app', 'api', 'ws'] as const).map((r) => ({ prefix: routerPrefix(r, name), owner: `additive "${name}"` }))),
     templates: [...(await templatesIn(tree, 'fluid')), ...(await Promise.all(additives.map((n) => templatesIn(tree, `additives/${n}`)))).flat()],
   };
   return findCollisions(table, proposal);

@@ -37,14 +37,23 @@ async function isMemberName(id: Identifier): Promise<boolean> {
 }
 
 /**
+ * Every name the file uses for anything but a member: declarations in any scope, imports, and
+ * references to globals (`console`). A new declaration or import must take none of them.
+ */
+export async function usedNames(sf: SourceFile): Promise<Set<string>> {
+  const { SyntaxKind } = await tsMorph();
+  const used = new Set<string>();
+  for (const id of sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (!(await isMemberName(id))) used.add(id.getText());
+  return used;
+}
+
+/**
  * A local name for a new import that clashes with nothing: `wanted` unless the file already uses
  * that name for anything but a member (a declaration in any scope, an import, a reference to a
  * global such as `console`), then `<wanted>Additive`, `<wanted>Additive2`, ...
  */
 async function freeLocal(sf: SourceFile, wanted: string): Promise<string> {
-  const { SyntaxKind } = await tsMorph();
-  const used = new Set<string>();
-  for (const id of sf.getDescendantsOfKind(SyntaxKind.Identifier)) if (!(await isMemberName(id))) used.add(id.getText());
+  const used = await usedNames(sf);
   if (!used.has(wanted)) return wanted;
   for (let n = 1; ; n++) {
     const candidate = `${wanted}Additive${n === 1 ? '' : n}`;
@@ -74,4 +83,28 @@ export async function ensureDefaultImport(sf: SourceFile, text: string, wanted: 
   const at = first ? first.getStart() : text.length;
   const eol = eolOf(text);
   return { local, statement, splice: { start: at, end: at, text: first ? `${statement}${eol}${eol}` : `${statement}${eol}` } };
+}
+
+/**
+ * Imports `names` from `from` by name: a name the file already imports from that module (known by
+ * its specifier) is kept; the others join its existing named import, or a new import after the
+ * last one, in the file's quote style. Returns the splices to make, or the first name the file
+ * already uses for something else (then nothing may change).
+ */
+export async function namedImports(sf: SourceFile, text: string, from: string, names: readonly string[]): Promise<{ splices: Splice[]; taken?: string }> {
+  const declarations = importsOf(sf, from);
+  const imported = new Set(declarations.flatMap((d) => d.getNamedImports().filter((n) => !n.getAliasNode()).map((n) => n.getName())));
+  const missing = names.filter((name) => !imported.has(name));
+  if (missing.length === 0) return { splices: [] };
+  const used = await usedNames(sf);
+  const taken = missing.find((name) => used.has(name));
+  if (taken) return { splices: [], taken };
+  const lastNamed = declarations.find((d) => d.getNamedImports().length > 0)?.getNamedImports().at(-1);
+  if (lastNamed) return { splices: [{ start: lastNamed.getEnd(), end: lastNamed.getEnd(), text: missing.map((name) => `, ${name}`).join('') }] };
+  const q = quoteOf(sf);
+  const line = `import { ${missing.join(', ')} } from ${q}${from}${q};`;
+  const last = sf.getImportDeclarations().at(-1);
+  const eol = eolOf(text);
+  const at = last ? lineEnd(text, last.getEnd()) : 0;
+  return { splices: [{ start: at, end: at, text: last ? `${eol}${line}` : `${line}${eol}${eol}` }] };
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
@@ -92,11 +93,34 @@ function projectTsc(root: string): string {
   }
 }
 
+/** The project's kernel `checkPublicDirs` (`@fw/kernel/frontend`), failing as a {@link CliError}. */
+async function checkPublicDirs(root: string, workspaces: readonly string[]): Promise<void> {
+  let check: ((root: string, workspaces: readonly string[]) => Promise<void>) | undefined;
+  try {
+    const module = (await import(pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/frontend')).href)) as { checkPublicDirs?: typeof check };
+    check = module.checkPublicDirs;
+  } catch {
+    throw new CliError(`fw build: @fw/kernel is not installed in ${root}; run "npm install" there first.`);
+  }
+  if (!check) throw new CliError('fw build: the installed @fw/kernel is older than this fw; update it (npm install @fw/kernel@latest).');
+  try {
+    await check(root, workspaces);
+  } catch (error) {
+    throw new CliError(`fw build: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Builds the project at `root` (see {@link help}). */
 export async function buildProject(root: string, io: CommandIO): Promise<BuildResult> {
   if (!existsSync(path.join(root, BUILD_CONFIG))) {
     throw new CliError(`fw build: ${BUILD_CONFIG} not found in ${root}; it tells TypeScript what to compile into ${OUT_DIR}/ (run "fw generate" to restore it).`);
   }
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { workspaces?: unknown };
+  const workspaces = Array.isArray(pkg.workspaces) ? pkg.workspaces.filter((w): w is string => typeof w === 'string') : [];
+  const frontend = workspaces.length > 0;
+  // Before anything is built: the kernel's check refuses dotfiles and symlinks in a workspace's
+  // public/ (Vite would copy them, or their targets, into dist/).
+  if (frontend) await checkPublicDirs(root, workspaces);
   const tsc = projectTsc(root);
   await rm(path.join(root, OUT_DIR), { recursive: true, force: true });
   await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io, `tsc -p ${BUILD_CONFIG}`);
@@ -108,8 +132,6 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
     await copyFile(path.join(root, file), target);
   }
 
-  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { workspaces?: unknown };
-  const frontend = Array.isArray(pkg.workspaces) && pkg.workspaces.length > 0;
   if (frontend) {
     // What the kernel's production boot would otherwise do: the devDependencies that Vite needs
     // are gone after `npm ci --omit=dev`, so the frontend is built here, once.

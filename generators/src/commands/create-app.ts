@@ -12,7 +12,8 @@ import { appConfigPath, writeAppConfig } from '../project/app-config.js';
 /** Usage text of `fw create app`. */
 export const help = `Usage: fw create app <name> [options]
 
-Writes app_configs/<name>.ini with a fresh SECRET_KEY (64 hex characters) and DEBUG = false.
+Writes app_configs/<name>.ini with a fresh SECRET_KEY (64 hex characters). DEBUG is left unset:
+it is on under "npm run dev" (fw dev sets FW_ENV=development) and off under "npm start".
 The kernel reads it when FW_APP=<name>; the default app is the project's own name.
 
 Options:

@@ -7,6 +7,7 @@ import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
+import { isMakeGenerator } from '../project/generators.js';
 import { registrationLines, renderWholeProject } from '../project/regenerate.js';
 
 /** Usage text of `fw generate`. */
@@ -48,7 +49,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     root,
     command,
     dryRun,
-    tree: { formatter, cache, owns: 'all', generatorId: command },
+    // The files `fw make` wrote are yours once written: regenerating leaves them as they are.
+    tree: { formatter, cache, owns: 'all', leaves: isMakeGenerator, generatorId: command },
     render: (tree) => renderWholeProject(tree, { cache }),
   });
   const registrations = result.rendered;

@@ -25,9 +25,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['create', 'additive'], summary: 'write additives/<name>/ (typed modules) and register it', load: () => import('./create-additive.js') },
   { words: ['destroy', 'additive'], summary: 'remove an additive fw generated, and its registration', load: () => import('./destroy-additive.js') },
   { words: ['generate'], summary: 're-render from fw.json, merging with your edits (--dry-run, --json)', load: () => import('./generate.js') },
+  { words: ['make'], summary: 'run a generator: route, page, model, mail, guard, event, test, plugin, or your own', load: () => import('./make.js') },
   { words: ['migrate'], summary: 'Prisma migrations per bind: init | dev | deploy | status | reset | diff', load: () => import('./migrate.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
+  { words: ['dev'], summary: 'the dev loop: restarts, browser reloads and Vite HMR (fw run --watch)', load: async () => ({ run: (await import('./run.js')).runDev }) },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
+  { words: ['doctor'], summary: 'find (--fix: repair) leftovers of killed runs and record problems in .fw/', load: () => import('./doctor.js') },
   {
     words: ['ocean', 'search'],
     summary: 'search the Additive registry',

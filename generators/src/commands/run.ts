@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
@@ -18,12 +18,31 @@ shut it down gracefully (shutdown hooks run).
 Options:
   --port <n>    port to listen on (default: PORT from the environment or config, else 8000; 0 = any free port)
   --host <h>    interface to listen on (default: HOST from config, else 127.0.0.1)
-  --watch       restart when fluid/, additives/, app_configs/ or fw.json change
+  --watch       the dev loop (same as fw dev): FW_ENV=development (DEBUG on unless set),
+                server code changes restart the app, template and static changes reload the
+                browser, frontend changes go to Vite's HMR (docs/dev.md)
   -h, --help    show this help
 
 Examples:
   npx fw run
   npx fw run --port 3000 --watch`;
+
+/** Usage text of \`fw dev\`. */
+export const devHelp = `Usage: fw dev [options]
+
+The dev loop (what "npm run dev" runs; the same as fw run --watch). Runs the app with
+FW_ENV=development, so DEBUG is on unless fw.json, the ini or the environment set it, and:
+  - server code (fluid/**/*.ts, additives/*/**/*.ts, manifest.json), fw.json, app_configs/*.ini
+    and .env changes restart the app;
+  - template and static changes reload the browser without a restart (Tailwind recompiles
+    first when FW_TAILWIND is on);
+  - frontend workspace changes (fluid/frontend/**, additives/*/frontend/**) go to Vite's HMR;
+  - compiled output, .fw/, temp files and node_modules are ignored.
+
+Options:
+  --port <n>    port to listen on (default: PORT from the environment or config, else 8000)
+  --host <h>    interface to listen on (default: HOST from config, else 127.0.0.1)
+  -h, --help    show this help`;
 
 /** The app entry, relative to the project root. */
 export const APP_ENTRY = 'fluid/app.ts';
@@ -66,7 +85,15 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   register();
   const kernel: unknown = await import(pathToFileURL(kernelPath).href);
   if (!isKernelModule(kernel)) throw new CliError(`${kernelPath} does not export Fluid and serve: is @fw/kernel up to date?`);
-  const app = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+  let app: { default?: unknown };
+  try {
+    app = (await import(pathToFileURL(entry).href)) as { default?: unknown };
+  } catch (error) {
+    // A merge left conflict markers in a source file: name the file and line, not a parse error.
+    const marker = await findSourceConflict(root);
+    if (marker) throw new CliError(`${marker}: unresolved merge conflict marker; resolve the conflict and save the file (the app cannot load until then).`);
+    throw error;
+  }
   if (!(app.default instanceof kernel.Fluid)) {
     throw new CliError(`${APP_ENTRY} must "export default" a Fluid created with @fw/kernel (got ${describe(app.default)}).`);
   }
@@ -75,6 +102,35 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   if (options.port !== undefined) serveOptions.port = options.port;
   if (options.host !== undefined) serveOptions.host = options.host;
   await kernel.serve(app.default, serveOptions);
+}
+
+const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
+const SKIPPED = new Set(['node_modules', 'frontend', 'dist', 'static', 'templates']);
+
+/** `<file>:<line>` of the first conflict marker in the server sources (fluid/, additives/), if any. */
+async function findSourceConflict(root: string): Promise<string | undefined> {
+  const walk = async (rel: string): Promise<string | undefined> => {
+    let entries;
+    try {
+      entries = await readdir(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const entry of entries) {
+      const child = path.posix.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        if (SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
+        const found = await walk(child);
+        if (found) return found;
+      } else if (entry.isFile() && SOURCE.test(entry.name)) {
+        const lines = (await readFile(path.join(root, child), 'utf8')).split(/\r?\n/);
+        const line = lines.findIndex((l) => /^(?:<{7}|>{7}|\|{7})(?: |$)/.test(l));
+        if (line >= 0) return `${child}:${line + 1}`;
+      }
+    }
+    return undefined;
+  };
+  return (await walk('fluid')) ?? (await walk('additives'));
 }
 
 function describe(value: unknown): string {
@@ -90,115 +146,35 @@ function parsePort(raw: string | undefined): number | undefined {
   return port;
 }
 
-/** Top-level entries of the project whose changes restart the app under --watch. */
-export const WATCHED = ['fluid', 'additives', 'app_configs', 'fw.json'] as const;
-
-/**
- * Watch mode: runs `fw run` (without --watch) as a child and restarts it, after a short debounce,
- * whenever something under {@link WATCHED} changes. SIGINT / SIGTERM stop the child gracefully,
- * then the watcher.
- */
-export async function watchProject(root: string, childArgs: string[], io: CommandIO): Promise<number> {
-  const fwBin = fileURLToPath(new URL('../bin/fw.js', import.meta.url));
-  let child: ChildProcess | undefined;
-  let stopping = false;
-  let restarting = false;
-  const start = (): void => {
-    // Its own process group: a terminal Ctrl-C reaches only this watcher, which then stops the
-    // app with exactly one signal (a second signal makes serve() exit at once, skipping hooks).
-    child = spawn(process.execPath, [fwBin, 'run', ...childArgs], { cwd: root, stdio: 'inherit', env: io.env, detached: true });
-    const current = child;
-    current.on('exit', (code, signal) => {
-      if (current === child && !stopping && !restarting) {
-        io.stderr.write(`fw run: the app exited (${signal ?? `code ${code}`}); waiting for changes to restart it.\n`);
-      }
-    });
-  };
-  const stopChild = async (): Promise<void> => {
-    const current = child;
-    if (!current || current.exitCode !== null || current.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      current.once('exit', () => resolve());
-      // One signal only: a second one makes serve() exit at once, skipping the shutdown hooks.
-      if (!current.killed) current.kill('SIGTERM');
-    });
-  };
-  let timer: NodeJS.Timeout | undefined;
-  // Restarts run one after another, so two changes in a row never start two apps.
-  let cycle: Promise<void> = Promise.resolve();
-  const restart = (changed: string): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      cycle = cycle.then(async () => {
-        if (stopping) return;
-        restarting = true;
-        io.stdout.write(`fw run: ${changed} changed, restarting\n`);
-        await stopChild();
-        restarting = false;
-        if (!stopping) start();
-      });
-    }, 150);
-  };
-
-  const watchers = new Map<string, FSWatcher>();
-  const attach = (name: string): void => {
-    const target = path.join(root, name);
-    if (name === 'fw.json' || watchers.has(name) || !existsSync(target)) return;
-    const watcher = watch(target, { recursive: true }, (_event, file) => restart(path.posix.join(name, String(file ?? ''))));
-    watcher.on('error', () => {
-      watcher.close();
-      watchers.delete(name);
-    });
-    watchers.set(name, watcher);
-  };
-  for (const name of WATCHED) attach(name);
-  // The root itself, shallowly: fw.json, and watched folders that appear later.
-  const rootWatcher = watch(root, (_event, file) => {
-    const name = String(file ?? '');
-    if (name === 'fw.json') restart(name);
-    else if ((WATCHED as readonly string[]).includes(name)) {
-      attach(name);
-      restart(name);
-    }
-  });
-
-  start();
-  process.once('exit', () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  });
-  return new Promise<number>((resolve) => {
-    const shutdown = (): void => {
-      if (stopping) return;
-      stopping = true;
-      clearTimeout(timer);
-      rootWatcher.close();
-      for (const watcher of watchers.values()) watcher.close();
-      void stopChild().then(() => resolve(0));
-    };
-    process.once('SIGINT', shutdown);
-    process.once('SIGTERM', shutdown);
-  });
+/** `fw run`. Returns the exit code (the process keeps running while the server is up). */
+export function run(argv: string[], io: CommandIO): Promise<number> {
+  return runCommand('fw run', argv, io);
 }
 
-/** `fw run`. Returns the exit code (the process keeps running while the server is up). */
-export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('fw run', argv, {
+/** `fw dev`: `fw run --watch`. */
+export function runDev(argv: string[], io: CommandIO): Promise<number> {
+  return runCommand('fw dev', argv, io);
+}
+
+async function runCommand(name: 'fw run' | 'fw dev', argv: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(name, argv, {
     port: { type: 'string' },
     host: { type: 'string' },
-    watch: { type: 'boolean' },
+    ...(name === 'fw run' ? { watch: { type: 'boolean' as const } } : {}),
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
-    io.stdout.write(`${help}\n`);
+    io.stdout.write(`${name === 'fw run' ? help : devHelp}\n`);
     return 0;
   }
-  if (positionals.length > 0) throw new CliError(`fw run: unexpected argument ${positionals.join(' ')}. Run "fw run --help" for usage.`);
+  if (positionals.length > 0) throw new CliError(`${name}: unexpected argument ${positionals.join(' ')}. Run "${name} --help" for usage.`);
   const port = parsePort(values.port);
   if (values.host !== undefined && values.host.trim() === '') throw new CliError('--host: got an empty string; expected a host name or IP address');
   const root = await findProjectRoot(io.cwd);
-  if (values.watch) {
+  if (name === 'fw dev' || values.watch === true) {
     const childArgs = [...(values.port === undefined ? [] : ['--port', values.port]), ...(values.host === undefined ? [] : ['--host', values.host])];
-    return watchProject(root, childArgs, io);
+    const { devProject } = await import('../dev/runner.js'); // chokidar loads only for the dev loop
+    return devProject(root, io, { childArgs });
   }
   const options: ServeOptions = {};
   if (port !== undefined) options.port = port;

@@ -39,7 +39,10 @@ const PLUGINS: Partial<Record<Framework, { binding: string; module: string; call
   react: { binding: 'react', module: '@vitejs/plugin-react', call: (inc) => `react({ include: ${inc} })` },
   preact: { binding: 'preact', module: '@preact/preset-vite', call: (inc) => `preact({ include: ${inc} })` },
   solid: { binding: 'solid', module: 'vite-plugin-solid', call: (inc) => `solid({ include: ${inc} })` },
-  vue: { binding: 'vue', module: '@vitejs/plugin-vue', call: () => 'vue()' },
+  // Root-relative asset URLs in templates (`<use href="/icons.svg#x">`) stay URLs: the dev server
+  // is rooted at the project, whose public/ is not the workspace's, so resolving them as imports
+  // fails there; the page fetches them through fw's asset catch-all instead.
+  vue: { binding: 'vue', module: '@vitejs/plugin-vue', call: () => 'vue({ template: { transformAssetUrls: { includeAbsolute: false } } })' },
   svelte: { binding: '{ svelte }', module: '@sveltejs/vite-plugin-svelte', call: () => 'svelte()' },
 };
 
@@ -78,7 +81,12 @@ export function setupFrontend(project: FrontendProject): Map<string, FileContent
       const plugin = PLUGINS[framework];
       if (!plugin) continue;
       imports.push({ binding: plugin.binding, module: plugin.module });
-      plugins.push(plugin.call(`[${dirs.map((d) => `/\\/${d.replace(/\//g, '\\/')}\\/.*\\.[jt]sx?$/`).join(', ')}]`));
+      let call = plugin.call(`[${dirs.map((d) => `/\\/${d.replace(/\//g, '\\/')}\\/.*\\.[jt]sx?$/`).join(', ')}]`);
+      // With a React surface beside it in the ONE dev server, the Preact preset must not act
+      // server-wide: no react → preact/compat alias, and its JSX through its own (scoped) babel
+      // pass rather than the global JSX import source, which would compile React files for Preact.
+      if (framework === 'preact' && byFramework.has('react')) call = call.replace(/ \}\)$/, ', reactAliasesEnabled: false, babel: {} })');
+      plugins.push(call);
     }
     out.set('vite.config.js', renderBlueprint('root/vite.config.js.hbs', { imports, plugins }));
   }

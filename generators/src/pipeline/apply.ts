@@ -6,15 +6,16 @@ import { writeFileAtomic } from './atomic.js';
 import { SIDECAR_SUFFIX } from './classify.js';
 import { Containment } from './contain.js';
 import { CACHE_DIR, ignoreCache } from './cache.js';
-import { removeTempLeftovers } from './leftovers.js';
+import { removeEngineLeftovers, removeTempLeftovers } from './leftovers.js';
 import type { Plan, PlanItem } from './plan.js';
 import { itemChangesDisk, planChangesDisk } from './print.js';
 import { mapLimit } from './pool.js';
 import { readRecord, updateRecord, type WrittenFile } from './record.js';
 
 /**
- * Present while an apply step writes: a run killed meanwhile leaves it, and the next run then
- * looks for the temp files it left (a run that was not interrupted has none to look for).
+ * Present while an apply step writes (project files, `.fw/store` or the record): a run killed
+ * meanwhile leaves it, and the next run then looks for the temp files it left next to the files
+ * it plans (a run that was not interrupted has none to look for).
  */
 export const APPLYING_FILE = `${CACHE_DIR}/applying`;
 
@@ -69,7 +70,7 @@ export function diskWriter(projectRoot: string): Writer {
   return {
     async write(rel, bytes, mode) {
       contain.check(rel);
-      await writeFileAtomic(path.join(root, rel), bytes, mode, rel);
+      await writeFileAtomic(path.join(root, rel), bytes, mode, rel, 'file-write');
     },
     async remove(rel) {
       contain.check(rel);
@@ -84,8 +85,10 @@ export interface ApplyResult {
   updated: string[];
   deleted: string[];
   unchanged: string[];
-  /** Temp files of an interrupted run that were removed. */
+  /** Temp files of an interrupted run that were removed (next to project files and in `.fw/`). */
   leftovers: string[];
+  /** Stored copies in `.fw/store` no record entry refers to, removed. */
+  orphans: string[];
 }
 
 async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
@@ -104,34 +107,42 @@ async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
  * removes the temp files it left in the folders the plan touches, carries out the plan
  * ({@link applyPlan} with {@link diskWriter}),
  * then updates `.fw/record.json` and `.fw/store` for exactly what landed (also when a write failed,
- * so the record always describes the disk; the failure is rethrown after), removes the folders the
- * plan asked to prune once they are empty, and saves the cache. Every step is idempotent, so a
- * run killed at any point is completed by the next one.
+ * so the record always describes the disk; the failure is rethrown after), collects what `.fw/`
+ * no longer needs (temp files and stored copies the record does not refer to, see
+ * `removeEngineLeftovers`), removes the folders the plan asked to prune once they are empty, and
+ * saves the cache. Every step is idempotent, so a run killed at any point is completed by the
+ * next one. Called under the project lock (`runPipeline`), which keeps the collection safe.
  */
 export async function apply(plan: Plan, options: { generatorVersion?: string } = {}): Promise<ApplyResult> {
   const marker = path.join(plan.root, APPLYING_FILE);
   const interrupted = existsSync(marker);
   const leftovers = interrupted ? await removeTempLeftovers(plan.root, plan.items.map((i) => i.path)) : [];
-  const writes = planChangesDisk(plan);
-  if (writes) {
+  let marked = false;
+  const mark = async (): Promise<void> => {
+    if (marked) return;
+    marked = true;
     await mkdir(path.dirname(marker), { recursive: true });
     await ignoreCache(plan.root);
     await writeFile(marker, `${process.pid}\n`);
-  }
+  };
+  if (planChangesDisk(plan)) await mark();
   const updates: RecordUpdates = { written: [], dropped: [] };
   const failure = await applyPlan(plan, diskWriter(plan.root), updates).then(
     () => undefined,
     (error: unknown) => ({ error }),
   );
+  const recordChanges = updates.written.length > 0 || updates.dropped.length > 0;
+  if (recordChanges) await mark(); // the store and the record are about to be written
   const record = (await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), updates.written, updates.dropped)) ?? (await readRecord(plan.root));
+  const collected = interrupted || recordChanges ? await removeEngineLeftovers(plan.root, record) : { temps: [], orphans: [] };
   if (failure) throw failure.error;
   for (const folder of plan.prune) await removeEmptyFolders(path.join(plan.root, folder), path.dirname(path.join(plan.root, folder)));
   if (plan.cache) {
     const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));
     await plan.cache.save(plan.root, (hash) => stored.has(hash), plan.ownsAll);
   }
-  if (writes || interrupted) await rm(marker, { force: true });
-  const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers };
+  if (marked || interrupted) await rm(marker, { force: true });
+  const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers: [...leftovers, ...collected.temps], orphans: collected.orphans };
   for (const item of plan.items) {
     if (item.remove) result.deleted.push(item.path);
     else if (item.write) (item.disk === undefined ? result.created : result.updated).push(item.path);

@@ -1,14 +1,31 @@
 import { readdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TEMP_MARKER } from './atomic.js';
+import { CACHE_DIR } from './cache.js';
+import { RECORD_DIR, STORE_DIR, type GenerationRecord } from './record.js';
 
 /**
- * Removes the pipeline's temp files (`<file>.fw-tmp-<random>`) that a killed run left in the
- * folders of `paths` (project-relative). Only those folders are read (synchronously: a few
- * thousand small listings), never `node_modules`. Returns the project-relative paths removed.
+ * What a run killed at the wrong moment leaves behind, and how the next run (or `fw doctor`)
+ * finds and removes it:
+ *
+ * - temp files (`<file>.fw-tmp-<random>`, see `writeFileAtomic`) next to project files, in
+ *   `.fw/store`, `.fw/` itself (`record.json`) and `.fw/cache`;
+ * - stored copies (`.fw/store/<sha256>`) no record entry refers to: blobs written before a kill
+ *   stopped the record from being written, or bases the record stopped using.
+ *
+ * Removal is for a process holding the project lock (`withProjectLock`): another run's temp files
+ * and not-yet-recorded copies are only ever in flight under that lock. A copy the record refers
+ * to is never removed.
  */
-export async function removeTempLeftovers(projectRoot: string, paths: Iterable<string>): Promise<string[]> {
+
+/** The engine's own folders, where its temp files may be left. */
+const ENGINE_DIRS = [RECORD_DIR, STORE_DIR, CACHE_DIR] as const;
+/** A stored copy's name: the SHA-256 of its bytes. */
+const BLOB = /^[0-9a-f]{64}$/;
+
+/** The project-relative temp files in the folders of `paths` (project-relative), sorted. */
+export function findTempLeftovers(projectRoot: string, paths: Iterable<string>): string[] {
   const dirs = new Set<string>();
   for (const p of paths) {
     for (let dir = path.posix.dirname(p); !dirs.has(dir); dir = path.posix.dirname(dir)) {
@@ -26,6 +43,48 @@ export async function removeTempLeftovers(projectRoot: string, paths: Iterable<s
     }
     for (const name of names) if (name.includes(TEMP_MARKER)) found.push(dir === '.' ? name : `${dir}/${name}`);
   }
-  await Promise.all(found.map((rel) => rm(path.join(projectRoot, rel), { force: true })));
   return found.sort();
+}
+
+/**
+ * Removes the pipeline's temp files that a killed run left in the folders of `paths`
+ * (project-relative). Only those folders are read (synchronously: a few thousand small
+ * listings), never `node_modules`. Returns the project-relative paths removed.
+ */
+export async function removeTempLeftovers(projectRoot: string, paths: Iterable<string>): Promise<string[]> {
+  const found = findTempLeftovers(projectRoot, paths);
+  await Promise.all(found.map((rel) => rm(path.join(projectRoot, rel), { force: true })));
+  return found;
+}
+
+/** What `.fw/` holds that nothing needs. */
+export interface EngineLeftovers {
+  /** Temp files in `.fw/`, `.fw/store` and `.fw/cache` (project-relative). */
+  temps: string[];
+  /** Stored copies no entry of the record refers to (project-relative). */
+  orphans: string[];
+}
+
+async function names(projectRoot: string, dir: string): Promise<string[]> {
+  return readdir(path.join(projectRoot, dir)).catch(() => [] as string[]);
+}
+
+/** The temp files and orphan stored copies of `.fw/`, judged against `record` (sorted). */
+export async function findEngineLeftovers(projectRoot: string, record: GenerationRecord | undefined): Promise<EngineLeftovers> {
+  const temps: string[] = [];
+  for (const dir of ENGINE_DIRS) for (const name of await names(projectRoot, dir)) if (name.includes(TEMP_MARKER)) temps.push(`${dir}/${name}`);
+  const live = new Set(Object.values(record?.files ?? {}).map((entry) => entry.sha256));
+  const orphans = (await names(projectRoot, STORE_DIR)).filter((name) => BLOB.test(name) && !live.has(name)).map((name) => `${STORE_DIR}/${name}`);
+  return { temps: temps.sort(), orphans: orphans.sort() };
+}
+
+/**
+ * Removes the temp files and orphan stored copies of `.fw/` (see {@link findEngineLeftovers}).
+ * `record` must be the record on disk, read by a caller holding the project lock. Returns what
+ * was removed.
+ */
+export async function removeEngineLeftovers(projectRoot: string, record: GenerationRecord | undefined): Promise<EngineLeftovers> {
+  const found = await findEngineLeftovers(projectRoot, record);
+  await Promise.all([...found.temps, ...found.orphans].map((rel) => rm(path.join(projectRoot, rel), { force: true })));
+  return found;
 }

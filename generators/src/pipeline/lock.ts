@@ -49,6 +49,25 @@ async function isStale(file: string): Promise<boolean> {
   }
 }
 
+/** Who holds the project's lock, and whether that process is gone (`fw doctor` reports it). */
+export interface LockStatus {
+  /** The holder, when the file names one (a lock being taken may still be empty). */
+  holder: LockHolder | undefined;
+  /** True when its process is gone (same host, pid not running), or it stayed empty too long. */
+  stale: boolean;
+}
+
+/** The state of `.fw/lock`; `undefined` when no lock is held. */
+export async function lockStatus(projectRoot: string): Promise<LockStatus | undefined> {
+  const file = path.join(projectRoot, LOCK_FILE);
+  try {
+    await stat(file);
+  } catch {
+    return undefined;
+  }
+  return { holder: await readHolder(file), stale: await isStale(file) };
+}
+
 /**
  * Takes the project's generator lock, `.fw/lock` (created with `open(..., 'wx')`, holding the pid,
  * host, command and start time). A lock whose process is gone (same host, pid not running) is

@@ -49,9 +49,9 @@ export function summaryLine(label: string, file: string, note: string): string {
 
 /**
  * Human summary of a plan: one line per path that is not `unchanged`, the counts per action, and
- * the files with conflicts and how to resolve them.
+ * the files with conflicts and how to resolve them, then the command to run `again`.
  */
-export function summarise(plan: Plan): string {
+export function summarise(plan: Plan, again = 'fw generate'): string {
   const lines: string[] = [];
   for (const item of plan.items) {
     if (item.action === 'unchanged' && !item.unresolved) continue;
@@ -70,7 +70,7 @@ export function summarise(plan: Plan): string {
         : 'edit the regions between <<<<<<< and >>>>>>>, remove the markers';
       lines.push(`  ${item.path}: ${how}`);
     }
-    lines.push('Then run `fw generate` again.');
+    lines.push(`Then run \`${again}\` again.`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { access, readdir, readFile, rm } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { sha256 } from './hash.js';
@@ -168,9 +168,9 @@ export function serializeRecord(record: GenerationRecord): string {
 
 /**
  * Updates the record for what was actually written and deleted: stores the written bytes in the
- * content store, drops the entries of `deleted` (files removed, or written without a record),
- * rewrites `.fw/record.json` atomically, then removes store blobs no entry refers to. Does
- * nothing when both lists are empty.
+ * content store, drops the entries of `deleted` (files removed, or written without a record) and
+ * rewrites `.fw/record.json` atomically. Does nothing when both lists are empty. The store blobs
+ * no entry refers to any more are the apply step's to collect (`removeEngineLeftovers`).
  */
 export async function updateRecord(
   projectRoot: string,
@@ -184,26 +184,28 @@ export async function updateRecord(
   await mapLimit(written, 16, async (file) => {
     const hash = sha256(file.content);
     const blob = path.join(projectRoot, STORE_DIR, hash);
-    if (!(await exists(blob))) await writeFileAtomic(blob, file.content, 0o644, `${STORE_DIR}/${hash}`);
+    if (!(await exists(blob))) await writeFileAtomic(blob, file.content, 0o644, `${STORE_DIR}/${hash}`, 'store-write');
   });
   for (const file of written) {
     record.files[file.path] = { sha256: sha256(file.content), generator: file.generator, mode: formatMode(file.mode), eol: detectEol(file.content) };
   }
   for (const file of deleted) delete record.files[file];
-  await writeFileAtomic(path.join(projectRoot, RECORD_FILE), Buffer.from(serializeRecord(record)), 0o644, RECORD_FILE);
-  const attributes = path.join(projectRoot, GITATTRIBUTES_FILE);
-  if (!(await exists(attributes))) await writeFileAtomic(attributes, Buffer.from(GITATTRIBUTES), 0o644, GITATTRIBUTES_FILE);
-  await pruneStore(projectRoot, record);
+  await writeRecord(projectRoot, record);
+  await ensureGitattributes(projectRoot);
   return record;
 }
 
-async function pruneStore(projectRoot: string, record: GenerationRecord): Promise<void> {
-  const live = new Set(Object.values(record.files).map((entry) => entry.sha256));
-  const storeDir = path.join(projectRoot, STORE_DIR);
-  const names = await readdir(storeDir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (/^[0-9a-f]{64}$/.test(name) && !live.has(name)) await rm(path.join(storeDir, name), { force: true });
-  }
+/** Writes `.fw/record.json` atomically (sorted keys, see {@link serializeRecord}). */
+export async function writeRecord(projectRoot: string, record: GenerationRecord): Promise<void> {
+  await writeFileAtomic(path.join(projectRoot, RECORD_FILE), Buffer.from(serializeRecord(record)), 0o644, RECORD_FILE, 'record-write');
+}
+
+/** Writes `.fw/.gitattributes` when it is missing; answers whether it wrote it. */
+export async function ensureGitattributes(projectRoot: string): Promise<boolean> {
+  const attributes = path.join(projectRoot, GITATTRIBUTES_FILE);
+  if (await exists(attributes)) return false;
+  await writeFileAtomic(attributes, Buffer.from(GITATTRIBUTES), 0o644, GITATTRIBUTES_FILE);
+  return true;
 }
 
 async function exists(file: string): Promise<boolean> {

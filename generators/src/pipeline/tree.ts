@@ -50,6 +50,13 @@ export interface TreeOptions {
    * which renders the whole project, passes `'all'`.
    */
   owns?: 'all' | ((generator: string) => boolean);
+  /**
+   * Generators whose record entries the run never answers for, whatever `owns` says: an entry of
+   * theirs is planned only when the run renders or writes its path, and is otherwise left as it is.
+   * `fw generate` (owns `'all'`) cannot render what `fw make` wrote; a `fw make` run renders one
+   * instance of a generator, and leaves the files of its other runs alone.
+   */
+  leaves?: (generator: string) => boolean;
   /** The run's name (`fw generate`, ...): recorded for explicit files without a render, shown in `--json`. */
   generatorId?: string;
   /** The generation record (default: read from `.fw/record.json`). */
@@ -246,6 +253,7 @@ export class Tree {
   }
 
   #answersFor(generator: string): boolean {
+    if (this.#options.leaves?.(generator)) return false;
     return this.#owns ? this.#owns(generator) : this.#generators.has(generator);
   }
 

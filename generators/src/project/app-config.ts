@@ -16,7 +16,8 @@ function appConfigText(name: string, secretKey: string, options: { debug?: boole
     '; Keys here override fw.json "config"; environment variables override these. Any key X may be',
     '; given as X_FILE = <path> to read its value from a file. Keep this file out of public repositories.',
     `SECRET_KEY = ${secretKey}`,
-    `DEBUG = ${options.debug === true}`,
+    // Unset, DEBUG follows FW_ENV: on under `npm run dev` (fw dev), off under `npm start` (docs/dev.md).
+    options.debug === true ? 'DEBUG = true' : '; DEBUG: on under "npm run dev" (FW_ENV=development), off otherwise; set it here to force it.',
     '',
   ].join('\n');
 }

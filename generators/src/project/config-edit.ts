@@ -1,8 +1,8 @@
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { CliError } from '../cli/errors.js';
 
-/** The indentation and line ending `fw.json` already uses, so an edit looks like the rest of the file. */
-function styleOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+/** The indentation and line ending a JSON file (`fw.json`, `package.json`) already uses, so an edit looks like the rest of the file. */
+export function styleOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
   return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }

@@ -25,3 +25,20 @@ export const I18N_GENERATOR_ID = 'i18n';
 
 /** Generator id recorded for the Vite workspaces and the root `vite.config.js`. */
 export const FRONTEND_GENERATOR_ID = 'frontend';
+
+/** Prefix of the generator id of a file `fw make` wrote: `make:<generator>` (`make:page`, `make:controller`). */
+export const MAKE_PREFIX = 'make:';
+
+/** Generator id recorded for the files `fw make <generator>` writes. */
+export function makeGeneratorId(generator: string): string {
+  return `${MAKE_PREFIX}${generator}`;
+}
+
+/**
+ * Whether `fw make` wrote the file. Only a later `fw make` run renders such a file again (it
+ * needs that generator's answers), so no other command answers for its record entry: `fw
+ * generate` leaves it, and your edits to it, alone.
+ */
+export function isMakeGenerator(generator: string): boolean {
+  return generator.startsWith(MAKE_PREFIX);
+}

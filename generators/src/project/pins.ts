@@ -4,7 +4,10 @@
  *
  * - what the kernel loads (Vite, Tailwind, Prisma's client and adapters, nodemailer, ioredis) is
  *   an optional peer dependency of `@fw/kernel` (`peerDependencies` + `peerDependenciesMeta`),
- *   and the app gets the version that range starts at (`^8.3.8` → `8.3.8`);
+ *   and the app gets the version that range starts at (`^10.6.0` → `10.6.0`);
+ * - what the kernel loads in development and builds only (Vite and its dev-server proxy) is in
+ *   `@fw/kernel`'s own `fwDevPackages` field (exact versions), not a peer: npm would keep a
+ *   devOptional peer in `npm ci --omit=dev`. The app lists these as devDependencies;
  * - what only code fw generates or runs needs (`typesafe-i18n` for the typed translation modules,
  *   the `prisma` CLI), and `prettier` (the app's `npm run format` must write what fw's formatter
  *   writes), is pinned by `@fw/cli`'s own package.json: the version fw itself uses.
@@ -27,6 +30,8 @@ interface PackageJsonPins {
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  /** `@fw/kernel`'s packages of development and builds only (see the module comment). */
+  fwDevPackages?: Record<string, string>;
 }
 
 /** The pins from the kernel's and the CLI's package.json (see the module comment). */
@@ -35,6 +40,7 @@ export function pinsFrom(kernel: PackageJsonPins, cli: PackageJsonPins): Record<
   for (const [name, range] of Object.entries(kernel.peerDependencies ?? {})) {
     if (kernel.peerDependenciesMeta?.[name]?.optional === true) pins[name] = range.replace(/^[\^~=]/, '');
   }
+  for (const [name, range] of Object.entries(kernel.fwDevPackages ?? {})) pins[name] = range.replace(/^[\^~=]/, '');
   for (const name of CLI_PINNED) {
     const version = cli.dependencies?.[name] ?? cli.devDependencies?.[name];
     if (version !== undefined) pins[name] = version;
@@ -61,6 +67,6 @@ export function optionalPins(): Readonly<Record<string, string>> {
 /** The exact version of the optional package `name`; a package fw does not pin is a programming error. */
 export function pinOf(name: string): string {
   const version = optionalPins()[name];
-  if (version === undefined) throw new Error(`fw pins no version of ${name}: add it to @fw/kernel's optional peerDependencies (or @fw/cli's CLI_PINNED)`);
+  if (version === undefined) throw new Error(`fw pins no version of ${name}: add it to @fw/kernel's optional peerDependencies or fwDevPackages (or @fw/cli's CLI_PINNED)`);
   return version;
 }

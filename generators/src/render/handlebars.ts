@@ -8,6 +8,9 @@ type Handlebars = typeof import('handlebars');
  * The one Handlebars instance of every fw blueprint, with one helper set:
  *
  * - `json`: `JSON.stringify(value)`, for values written into JSON (`"APP_FRONTEND": {{{json frontend}}}`).
+ * - `doc`: `{{#doc}}` and `{{/doc}}` on lines of their own around some text give the text as a
+ *   `/** ... *\/` comment wrapped at 100 columns (prettier never rewraps comments, and the names a
+ *   blueprint puts in vary in length); `{{#doc indent="  "}}` indents it, inside a block.
  *
  * Escaping: `{{x}}` HTML-escapes only in blueprints that produce HTML (`.html`), where it protects
  * the markup; in every other blueprint (TypeScript, JSON, Markdown, Prisma, PO, ...) `{{x}}` is
@@ -22,6 +25,10 @@ type Handlebars = typeof import('handlebars');
  */
 const hbs = (runtime as unknown as Handlebars).create();
 hbs.registerHelper('json', (value: unknown) => JSON.stringify(value));
+hbs.registerHelper('doc', function (this: unknown, options: { fn: (context: unknown) => string; hash: { indent?: unknown } }) {
+  // Written on lines of their own, the block tags take their line breaks with them: give one back.
+  return `${docComment(options.fn(this), typeof options.hash.indent === 'string' ? options.hash.indent : '')}\n`;
+});
 let compiler: Handlebars | undefined;
 
 /**
@@ -77,4 +84,28 @@ export function compileTemplate(source: string, target: string): Template {
   // project's cache, keyed by that blueprint's hash).
   const template = hbs.template(new Function(`return ${spec};`)() as TemplateSpecification);
   return (data) => template(data);
+}
+
+/**
+ * `text` as a JSDoc comment indented by `indent`, its words wrapped at 100 columns; one line when
+ * it fits. A blank line starts a new paragraph; a word longer than a line stays whole.
+ */
+export function docComment(text: string, indent = ''): string {
+  const paragraphs = text.trim().split(/\n\s*\n/).map((p) => p.split(/\s+/).filter(Boolean));
+  const single = `${indent}/** ${paragraphs[0]?.join(' ') ?? ''} */`;
+  if (paragraphs.length === 1 && single.length <= 100) return single;
+  const lines: string[] = [];
+  for (const words of paragraphs) {
+    if (lines.length > 0) lines.push(`${indent} *`);
+    let line = `${indent} *`;
+    for (const word of words) {
+      if (line.length + 1 + word.length > 100 && line !== `${indent} *`) {
+        lines.push(line);
+        line = `${indent} *`;
+      }
+      line += ` ${word}`;
+    }
+    lines.push(line);
+  }
+  return `${indent}/**\n${lines.join('\n')}\n${indent} */`;
 }

@@ -23,6 +23,8 @@ export interface AuthOptions<U extends User = User> {
   tokenMaxAge?: number;
   /** Session cookie name; default `fw.sid`. */
   cookieName?: string;
+  /** Name of the signed cookie binding an anonymous visitor's CSRF tokens; default `fw.csrf`. */
+  csrfCookieName?: string;
   /**
    * Where anonymous HTML `GET` requests to a guarded route are sent (with `?redirect=<path>`);
    * default none (they get the 401 page).
@@ -34,7 +36,7 @@ export interface AuthOptions<U extends User = User> {
 export class Auth<U extends User = User> {
   readonly fluid: FluidCore;
   readonly users: UserService<U>;
-  readonly options: Readonly<AuthOptions<U>> & { sessionMaxAge: number; tokenMaxAge: number; cookieName: string };
+  readonly options: Readonly<AuthOptions<U>> & { sessionMaxAge: number; tokenMaxAge: number; cookieName: string; csrfCookieName: string };
   /** Signs CSRF tokens and other typed payloads (key derived from `SECRET_KEY`). */
   readonly signer: PayloadSigner;
   /** The bearer-token service. */
@@ -53,7 +55,7 @@ export class Auth<U extends User = User> {
     this.fluid = fluid;
     this.users = options.users;
     this.secret = secret;
-    this.options = { sessionMaxAge: 14 * 86400, tokenMaxAge: 86400, cookieName: 'fw.sid', ...options };
+    this.options = { sessionMaxAge: 14 * 86400, tokenMaxAge: 86400, cookieName: 'fw.sid', csrfCookieName: 'fw.csrf', ...options };
     this.#cache = options.cache;
     this.isPrincipalId = options.users.isPrincipalId ? (id) => options.users.isPrincipalId!(id) : isPositiveIntegerId;
     this.signer = new PayloadSigner(secret, 'signed');
@@ -72,7 +74,10 @@ export class Auth<U extends User = User> {
    */
   async mintToken(user: U, grants: readonly string[], ttlSeconds: number): Promise<string> {
     if (!(await emailVerified(this.users, user))) {
-      throw new HttpError(401, 'Tokens are issued only to users with a verified e-mail address', { code: 'EMAIL_NOT_VERIFIED' });
+      throw new HttpError(401, 'Tokens are issued only to users with a verified e-mail address', {
+        code: 'EMAIL_NOT_VERIFIED',
+        headers: { 'WWW-Authenticate': `Bearer realm="${this.fluid.name}"` },
+      });
     }
     return this.tokens.mint(String(user.id), grants, ttlSeconds);
   }

@@ -8,6 +8,7 @@
  */
 import type { FluidContext } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
+import { InvalidTokenError } from '../tokens/errors.js';
 import { bearerToken, type TokenClaims } from '../tokens/tokens.js';
 import { authOf } from './auth.js';
 import { guard, type Guard } from './guards.js';
@@ -24,7 +25,7 @@ async function tokenPath(ctx: FluidContext, sessionError: unknown, grants: reado
     throw new HttpError(403, `Token lacks the grant ${grants.join(every ? ' and ' : ' or ')}`, { code: 'MISSING_GRANT' });
   }
   const user = await auth.users.findById(claims.sub);
-  if (!user) throw new HttpError(401, 'Token principal no longer exists', { code: 'INVALID_TOKEN' });
+  if (!user) throw new InvalidTokenError('its principal no longer exists');
   ctx.state.user = user;
   return user;
 }

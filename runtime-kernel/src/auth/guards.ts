@@ -4,7 +4,8 @@
  * The chain: the default gate (`requireUser`: signed in) → `EmailVerifiedGate` (an e-mail address
  * is set and verified) → `require2fa`. Every guard past `requireUser` (2FA, admin, roles,
  * permissions) answers 401 `EMAIL_NOT_VERIFIED` when the address is unset or unverified; bare
- * `requireUser` does not, so a verification flow stays reachable.
+ * `requireUser` does not, so a verification flow stays reachable. Every 401 carries
+ * `WWW-Authenticate: Bearer realm="<app>"`.
  */
 import type { FluidContext, FluidMiddleware } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
@@ -13,6 +14,14 @@ import { authOf } from './auth.js';
 import { safeRedirect } from './redirect.js';
 import { currentUser } from './session.js';
 import { emailVerified, type User } from './user.js';
+
+/**
+ * A 401 of the auth plugin: every one carries `WWW-Authenticate` (RFC 9110 requires a challenge),
+ * `Bearer realm="<app>"`, since a bearer token is the credential a non-browser client can send.
+ */
+export function unauthorized(ctx: FluidContext, message: string, code: string): HttpError {
+  return new HttpError(401, message, { code, headers: { 'WWW-Authenticate': `Bearer realm="${authOf(ctx).fluid.name}"` } });
+}
 
 /** A guard: middleware that throws an `HttpError` unless its check passes. */
 export interface Guard extends FluidMiddleware {
@@ -40,14 +49,14 @@ export const requireUser: Guard = guard('requireUser', async (ctx) => {
     const target = `${signIn}${signIn.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(safeRedirect(ctx.originalUrl))}`;
     throw new HttpError(302, 'Sign-in required', { code: 'NOT_AUTHENTICATED', headers: { Location: target }, expose: true });
   }
-  throw new HttpError(401, 'Sign-in required', { code: 'NOT_AUTHENTICATED' });
+  throw unauthorized(ctx, 'Sign-in required', 'NOT_AUTHENTICATED');
 });
 
 /** `EmailVerifiedGate`: the default gate, then a set and verified e-mail address (401 `EMAIL_NOT_VERIFIED`). */
 export const EmailVerifiedGate: Guard = guard('EmailVerifiedGate', async (ctx) => {
   const user = await requireUser.check(ctx);
   if (!(await emailVerified(authOf(ctx).users, user))) {
-    throw new HttpError(401, 'E-mail address not verified', { code: 'EMAIL_NOT_VERIFIED' });
+    throw unauthorized(ctx, 'E-mail address not verified', 'EMAIL_NOT_VERIFIED');
   }
   return user;
 });
@@ -56,7 +65,7 @@ export const EmailVerifiedGate: Guard = guard('EmailVerifiedGate', async (ctx) =
 export const require2fa: Guard = guard('require2fa', async (ctx) => {
   const user = await EmailVerifiedGate.check(ctx);
   if (!(await authOf(ctx).users.has2fa(user))) {
-    throw new HttpError(401, 'Two-factor authentication required', { code: 'TWO_FACTOR_REQUIRED' });
+    throw unauthorized(ctx, 'Two-factor authentication required', 'TWO_FACTOR_REQUIRED');
   }
   return user;
 });

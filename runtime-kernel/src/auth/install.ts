@@ -3,13 +3,14 @@
  * the CSRF check, the `csrf_field` / `csrf_token` template helpers, the signed-in user on
  * websocket upgrades, signing-key rotation at startup and closing a given cache at shutdown.
  * Sessions and keys live in `fluid.cache` unless `options.cache` names another (the cache plugin
- * is registered when absent).
+ * is registered when absent, and so is the body plugin, whose parsed forms carry CSRF tokens).
  */
 import type { FluidContext } from '../core/context.js';
 import { FrameworkException } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
 import { Markup, escape } from '../core/markup.js';
 import type { Plugin } from '../core/plugin.js';
+import { bodyParser } from '../body/plugin.js';
 import { cache } from '../cache/plugin.js';
 import type { Sockets } from '../sockets/sockets.js';
 import { Auth, type AuthOptions } from './auth.js';
@@ -31,6 +32,7 @@ export function auth<U extends User>(options: AuthOptions<U>): Plugin {
     register(fluid) {
       const made = new Auth<U>(fluid, options) as unknown as Auth; // checks the options first
       if (!fluid.plugins.has('cache')) fluid.plugin(cache());
+      if (!fluid.plugins.has('body')) fluid.plugin(bodyParser()); // CSRF reads form tokens from the parsed body
       Object.defineProperty(fluid, 'auth', { value: made, enumerable: true });
       fluid.use(sessionMiddleware(made));
       fluid.use(csrfMiddleware(made));

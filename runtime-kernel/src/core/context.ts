@@ -57,3 +57,24 @@ export type Handler = (ctx: FluidContext, next: Next) => unknown;
 
 /** Koa middleware on fw's context. */
 export type FluidMiddleware = Koa.Middleware<FluidState, FluidContextExtensions>;
+
+let rendering: FluidContext | undefined;
+
+/**
+ * The request whose `ctx.render(...)` is running, for template helpers that need it (the CSP
+ * nonce of `{{frontend}}` and `{{csp_nonce}}`); `undefined` outside such a render (`fluid.render`).
+ */
+export function renderingContext(): FluidContext | undefined {
+  return rendering;
+}
+
+/** Runs a synchronous render on behalf of `ctx` (what `ctx.render` does): see `renderingContext`. */
+export function renderFor<T>(ctx: FluidContext, render: () => T): T {
+  const previous = rendering;
+  rendering = ctx;
+  try {
+    return render();
+  } finally {
+    rendering = previous;
+  }
+}

@@ -6,6 +6,7 @@
  * - anything else → 500, logged with its stack through the logger; the client never sees it.
  */
 import type { FluidContext, FluidMiddleware } from './context.js';
+import { keepDebugAnswer } from './error-pages.js';
 import { defaultMessage, HttpError, type Logger } from './errors.js';
 
 /** True when the caller should get JSON: an `/api` path, or an `Accept` that prefers JSON to HTML. */
@@ -69,6 +70,32 @@ export function answerError(ctx: FluidContext, err: unknown, logger: Logger): vo
   } else {
     ctx.type = 'text';
     ctx.body = answer.message;
+  }
+}
+
+/**
+ * `answerError` with `DEBUG` on: a server error (5xx) gets the debug page, or for a JSON caller
+ * the JSON answer plus a `debug` field with the same facts (core/errors/debug-page.ts, imported
+ * here on first use, so production never loads it). `root` is the project root (whose files get
+ * source excerpts).
+ */
+export async function answerErrorInDebug(ctx: FluidContext, err: unknown, logger: Logger, root: string): Promise<void> {
+  answerError(ctx, err, logger);
+  if (ctx.status < 500 || ctx.headerSent || !ctx.writable) return;
+  try {
+    const { debugPage, debugReport } = await import('./errors/debug-page.js');
+    const report = debugReport(ctx, err, root);
+    if (wantsJson(ctx)) {
+      ctx.body = { ...(ctx.body as Record<string, unknown>), debug: report };
+    } else {
+      const status = ctx.status;
+      ctx.type = 'html';
+      ctx.body = debugPage(report, status);
+      ctx.status = status;
+      keepDebugAnswer(ctx); // not replaced by the styled errors/500.html
+    }
+  } catch (failure) {
+    logger.error('the debug error page failed; answered without it', { error: failure });
   }
 }
 

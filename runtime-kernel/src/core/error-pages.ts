@@ -1,6 +1,7 @@
 /**
  * Styled error pages (`FW_PROCESSING`): an after-request processor that answers an HTML client
- * with `errors/<status>.html` for 400, 401, 403, 404, 405, 429, 500, 502 and 503.
+ * with `errors/<status>.html` for 400, 401, 403, 404, 405, 413, 429, 500, 502 and 503 (413, a
+ * body over the parser's limit, is fw's addition to the reference's list).
  *
  * JSON responses and other statuses are left alone. Unlike the reference, the headers HTTP needs
  * (`WWW-Authenticate`, `Retry-After`, `Allow`, `RateLimit-*`) and `Set-Cookie` are kept on the
@@ -12,7 +13,7 @@ import type { Markup } from './markup.js';
 import { defaultMessage } from './errors.js';
 
 /** Statuses that get a styled page. */
-export const STYLED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 429, 500, 502, 503]);
+export const STYLED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 413, 429, 500, 502, 503]);
 
 /** Headers of the replaced response that the styled page keeps. */
 export const KEPT_HEADERS: readonly string[] = [
@@ -54,10 +55,18 @@ function messageOf(res: BufferedResponse): string {
   return defaultMessage(res.status);
 }
 
+// Requests the debug error page answered (debug only): the styled page must not replace it.
+const debugAnswers = new WeakSet<object>();
+
+/** Marks `ctx` as answered by the debug error page, which the styled page then leaves alone. */
+export function keepDebugAnswer(ctx: FluidContext): void {
+  debugAnswers.add(ctx);
+}
+
 /** The styled-error-page processor; `render` renders a template name with data. */
 export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup): AfterRequestProcessor {
   return (res, ctx) => {
-    if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx)) return undefined;
+    if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx) || debugAnswers.has(ctx)) return undefined;
     const html = render(`errors/${res.status}.html`, {
       status: res.status,
       title: defaultMessage(res.status),

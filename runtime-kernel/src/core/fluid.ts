@@ -6,7 +6,7 @@
  * the templates, the after-request processors and the plugins, and builds the Koa stack in
  * `mix()`:
  *
- *   errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
+ *   outer → errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
  *
  * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
  */
@@ -19,8 +19,8 @@ import { Additive } from './additive.js';
 import { setBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { loadConfigDetails } from './config/index.js';
-import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState } from './context.js';
-import { answerError, fillErrorBody } from './error-handler.js';
+import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState } from './context.js';
+import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, type Logger } from './errors.js';
 import { escape, type Markup } from './markup.js';
@@ -96,7 +96,7 @@ export class FluidCore {
   readonly #shutdown: LifecycleHook[] = [];
   readonly #before: BeforeRequestHook[] = [];
   readonly #after: AfterRequestHook[] = [];
-  readonly #stages: Record<Stage, FluidMiddleware[]> = { first: [], context: [], app: [], fallback: [] };
+  readonly #stages: Record<Stage, FluidMiddleware[]> = { outer: [], first: [], context: [], app: [], fallback: [] };
   readonly #mounts: StaticMount[] = [];
   readonly #servers = new Set<Server>();
   #mixing: Promise<void> | undefined;
@@ -340,18 +340,21 @@ export class FluidCore {
     this.#checkSocketsServed();
     // The stack is built once every hook has run, so hooks may still add routes and hooks.
     const koa = this.koa;
-    const { logger, processors } = this;
+    const { logger, processors, root } = this;
+    const debug = this.config.DEBUG;
+    const stages = this.#stages;
+    for (const mw of stages.outer) koa.use(mw);
     koa.use(async (ctx, next) => {
       try {
         await next();
       } catch (err) {
-        answerError(ctx, err, logger);
+        if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
+        else answerError(ctx, err, logger);
       }
       fillErrorBody(ctx);
       if (processors.size > 0) await processors.run(ctx, logger);
     });
     this.#frozen = true;
-    const stages = this.#stages;
     for (const mw of stages.first) koa.use(mw);
     koa.use(serveMounts(this.#mounts));
     for (const mw of stages.context) koa.use(mw);
@@ -439,8 +442,8 @@ export class FluidCore {
     Object.defineProperties(this.koa.context, {
       fluid: { value: fluid, enumerable: false },
       render: {
-        value(template: string, data?: TemplateData): Markup {
-          return fluid.render(template, data);
+        value(this: FluidContext, template: string, data?: TemplateData): Markup {
+          return renderFor(this, () => fluid.render(template, data));
         },
       },
       urlFor: {

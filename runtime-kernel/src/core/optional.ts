@@ -1,8 +1,13 @@
 /**
  * Optional packages: what a subsystem needs only when the app's config uses it (Vite, Tailwind,
- * the Prisma adapters, nodemailer, ioredis, ...). They are not dependencies of the kernel but
- * optional peer dependencies: `peerDependencies` + `peerDependenciesMeta` of `@fw/kernel`'s
- * package.json is the one list, with the version fw is tested with (`^10.6.0` → `10.6.0`).
+ * the Prisma adapters, nodemailer, ioredis, ...). They are not dependencies of the kernel. Two
+ * lists in `@fw/kernel`'s package.json name them with the version fw is tested with:
+ * - `peerDependencies` (optional, `peerDependenciesMeta`): what production may load (`^10.6.0` →
+ *   `10.6.0`), so npm checks an installed version against fw's range;
+ * - `fwDevPackages`: what only development and builds load (Vite and its dev proxy). They are not
+ *   optional peers on purpose: the app's dev tree holds Vite anyway (vitest depends on it), and npm
+ *   keeps a package that is both a dev dependency and an optional peer of a production dependency
+ *   ("devOptional") in `npm ci --omit=dev`, which would put Vite and tsx into every production install.
  *
  * Each is loaded on first use, resolved from the app's root (its own `node_modules`, where
  * `npm install` put it), else from the kernel's own location. A missing one fails with a
@@ -48,12 +53,16 @@ let versions: Readonly<Record<string, string>> | undefined;
 
 /**
  * Every optional package of the kernel and the version fw is tested with (read from the kernel's
- * package.json `peerDependencies`; a range `^1.2.3` gives `1.2.3`).
+ * package.json `peerDependencies` and `fwDevPackages`; a range `^1.2.3` gives `1.2.3`).
  */
 export function optionalPackages(): Readonly<Record<string, string>> {
   if (!versions) {
-    const pkg = JSON.parse(readFileSync(join(KERNEL_DIR, 'package.json'), 'utf8')) as { peerDependencies?: Record<string, string> };
-    versions = Object.fromEntries(Object.entries(pkg.peerDependencies ?? {}).map(([name, range]) => [name, range.replace(/^[\^~=]/, '')]));
+    const pkg = JSON.parse(readFileSync(join(KERNEL_DIR, 'package.json'), 'utf8')) as {
+      peerDependencies?: Record<string, string>;
+      fwDevPackages?: Record<string, string>;
+    };
+    const all = { ...pkg.peerDependencies, ...pkg.fwDevPackages };
+    versions = Object.fromEntries(Object.entries(all).map(([name, range]) => [name, range.replace(/^[\^~=]/, '')]));
   }
   return versions;
 }

@@ -48,19 +48,21 @@ import type { FluidApp } from './context.js';
  * The named places in the request stack where middleware runs, in request order:
  *
  * ```
- * errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
+ * outer → errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
  * ```
  *
+ * - `outer`: every request, around the error handler and the after-request processors, so it
+ *   sees the final response, error pages included (the security headers); it must not throw;
  * - `first`: every request, before the static files (the rate limiter's per-request state);
  * - `context`: after the static files, before the app's middleware: proxies and per-request
  *   context (the Vite dev proxy, the locale);
  * - `app`: the app's own middleware (`fluid.use(mw)`), sessions and CSRF;
  * - `fallback`: after every router, for requests no route answered (the Vite asset catch-all).
  */
-export type Stage = 'first' | 'context' | 'app' | 'fallback';
+export type Stage = 'outer' | 'first' | 'context' | 'app' | 'fallback';
 
 /** The stages in request order. */
-export const STAGES: readonly Stage[] = ['first', 'context', 'app', 'fallback'];
+export const STAGES: readonly Stage[] = ['outer', 'first', 'context', 'app', 'fallback'];
 
 /** A plugin: a unique name and optional lifecycle hooks (see the module comment). */
 export interface Plugin {

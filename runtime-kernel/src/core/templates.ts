@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, normalize, sep } from 'node:path';
 import Handlebars from 'handlebars';
 import { FrameworkException } from './errors.js';
+import { ConflictMarkerError, findConflictMarker } from './errors/conflict-markers.js';
 import { Markup } from './markup.js';
 
 /** Suffixes whose output is HTML-escaped. */
@@ -132,7 +133,10 @@ export class TemplateEngine {
 
   #compileFile(name: string, file: string): Handlebars.TemplateDelegate {
     if (this.reload) this.#files.set(file, statSync(file).mtimeMs);
-    return this.#compile(readFileSync(file, 'utf8'), file, !autoescapes(name));
+    const source = readFileSync(file, 'utf8');
+    const marker = findConflictMarker(source); // never render a merge conflict to a browser
+    if (marker) throw new ConflictMarkerError(file, marker);
+    return this.#compile(source, file, !autoescapes(name));
   }
 
   #compile(source: string, srcName: string, noEscape: boolean): Handlebars.TemplateDelegate {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { FluidMiddleware } from '../core/context.js';
 import type { Logger } from '../core/errors.js';
 import { importOptional, type OptionalUse } from '../core/optional.js';
@@ -35,8 +35,19 @@ export interface DevServer {
 /** Config files the orchestrating `vite.config` may have at the project root. */
 export const VITE_CONFIG_FILES = ['vite.config.js', 'vite.config.mjs', 'vite.config.ts', 'vite.config.mts'] as const;
 
-/** Starts the shared dev server for `projectRoot`. */
-export async function startDevServer(projectRoot: string, logger: Logger): Promise<DevServer> {
+/**
+ * What the dev server may never serve, whatever its `fs.allow` (issue 17 §1): secrets and the
+ * server side of the app. Vite's own defaults (`.env`, `.env.*`, certificates, `.git`) stay.
+ */
+export const DEV_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/app_configs/**', '**/*.ini', '**/.fw/**', '**/fw.json', '**/fluid/*.ts'];
+
+/**
+ * Starts the shared dev server for `projectRoot`. Its reach is the frontend `workspaces`
+ * (folders relative to the root, e.g. `fluid/frontend`) and the installed packages: Vite's
+ * `server.fs.allow` lists only those, {@link DEV_DENY} is its deny list, and the proxy answers
+ * 404 for any other path before Vite sees it ({@link allowedDevPath}).
+ */
+export async function startDevServer(projectRoot: string, logger: Logger, workspaces: readonly string[]): Promise<DevServer> {
   const use: OptionalUse = { root: projectRoot, feature: 'a Vite surface in debug mode (APP_FRONTEND or a manifest "frontend" of type "vite", with DEBUG on)' };
   const [{ createServer }, proxyModule, httpProxy] = await Promise.all([
     importOptional<typeof import('vite')>('vite', use),
@@ -55,7 +66,7 @@ export async function startDevServer(projectRoot: string, logger: Logger): Promi
       appType: 'custom',
       clearScreen: false,
       logLevel: 'warn',
-      server: { host: '127.0.0.1', port, strictPort: true, fs: { allow: [projectRoot] } },
+      server: { host: '127.0.0.1', port, strictPort: true, fs: { strict: true, allow: devAllow(projectRoot, workspaces), deny: DEV_DENY } },
     });
     await server.listen();
   } catch (err) {
@@ -63,7 +74,16 @@ export async function startDevServer(projectRoot: string, logger: Logger): Promi
     throw new FrontendException(`The Vite dev server could not start in ${projectRoot}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   const current = { server };
-  const koaProxy = proxyModule.default(VITE_DEV_PREFIX, { target: origin, changeOrigin: false, logs: false }) as FluidMiddleware;
+  const forward = proxyModule.default(VITE_DEV_PREFIX, { target: origin, changeOrigin: false, logs: false }) as FluidMiddleware;
+  const allowed = allowedDevPath(projectRoot, workspaces);
+  const koaProxy: FluidMiddleware = (ctx, next) => {
+    if (ctx.path !== VITE_DEV_PREFIX && !ctx.path.startsWith(`${VITE_DEV_PREFIX}/`)) return next();
+    if (!allowed(ctx.path.slice(VITE_DEV_PREFIX.length))) {
+      ctx.status = 404; // outside the frontend workspaces and packages: as if it did not exist
+      return;
+    }
+    return forward(ctx, next);
+  };
   const wsProxy = httpProxy.default.createProxyServer({ target: origin, ws: true });
   wsProxy.on('error', (err, _req, socket) => {
     logger.warn('vite-dev websocket proxy failed', { error: err });
@@ -77,6 +97,12 @@ export async function startDevServer(projectRoot: string, logger: Logger): Promi
     upgrade(req, socket, head) {
       const url = req.url ?? '';
       if (url !== VITE_DEV_PREFIX && !url.startsWith(`${VITE_DEV_PREFIX}/`) && !url.startsWith(`${VITE_DEV_PREFIX}?`)) return false;
+      // Vite's HMR socket lives at the base itself (`/vite-dev/?token=...`); nothing else upgrades.
+      const path = url.slice(VITE_DEV_PREFIX.length).split('?')[0];
+      if (path !== '' && path !== '/') {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return true;
+      }
       wsProxy.ws(req, socket, head);
       return true;
     },
@@ -88,6 +114,72 @@ export async function startDevServer(projectRoot: string, logger: Logger): Promi
       await current.server.close();
     },
   };
+}
+
+/** `server.fs.allow`: the workspaces and every `node_modules` from the root up (packages hoisted above it). */
+function devAllow(projectRoot: string, workspaces: readonly string[]): string[] {
+  const allow = workspaces.map((w) => resolve(projectRoot, w));
+  for (let dir = resolve(projectRoot); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules'))) allow.push(join(dir, 'node_modules'));
+    if (dirname(dir) === dir) break;
+  }
+  return allow;
+}
+
+// Decoded characters no dev-server path may contain: backslash, NUL, C0 controls, DEL.
+const FORBIDDEN = /[\\\u0000-\u001f\u007f]/;
+
+/**
+ * The gate in front of the dev server: answers whether a path under `/vite-dev` (the part after
+ * the prefix, raw from the request line, query included) may reach Vite. Allowed:
+ *
+ * - Vite's virtual modules (`/@vite/client`, `/@react-refresh`, `/@solid-refresh`, `/@id/<bare id>`);
+ * - files inside a frontend workspace or a `node_modules` folder, as a root-relative path or as
+ *   `/@fs/<absolute path>`;
+ *
+ * and never a dot segment (other than `node_modules/.vite`), a `..`, a backslash, a control
+ * character, a still-encoded (double-encoded) character or anything the deny list names.
+ */
+export function allowedDevPath(projectRoot: string, workspaces: readonly string[]): (raw: string) => boolean {
+  const root = resolve(projectRoot);
+  const spaces = workspaces.map((w) => resolve(root, w));
+  const within = (file: string) => spaces.some((w) => file.startsWith(w + sep)) || inNodeModules(file);
+  return (raw) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(raw.split('?')[0]!);
+    } catch {
+      return false;
+    }
+    if (!path.startsWith('/') || FORBIDDEN.test(path) || /%[0-9a-f]{2}/i.test(path)) return false;
+    const segments = path.slice(1).split('/');
+    if (segments.some((s) => s === '..' || s === '.')) return false;
+    const [first = '', ...rest] = segments;
+    if (first === '@fs') {
+      const file = resolve('/', rest.join('/'));
+      if ('/' + rest.join('/') !== file || !within(file)) return false;
+      // Inside the root: the path from the root; a package above it: the path from its node_modules.
+      const inside = file.startsWith(root + sep);
+      return !denied(inside ? relative(root, file) : file.slice(file.indexOf(`${sep}node_modules${sep}`) + 1));
+    }
+    if (first === '@id') return rest.length > 0 && rest[0] !== '' && !rest.join('/').startsWith('/') && !denied(rest.join('/'));
+    if (first.startsWith('@')) return rest.length === 0 || segments.every((s) => s !== '');
+    const file = resolve(root, ...segments);
+    return within(file) && !denied(segments.join('/'));
+  };
+}
+
+function inNodeModules(file: string): boolean {
+  return file.split(sep).includes('node_modules');
+}
+
+/** The deny list, for a path relative to the project root (or a package id). */
+function denied(rel: string): boolean {
+  const segments = rel.split(/[\\/]/);
+  const name = segments[segments.length - 1] ?? '';
+  if (segments.some((s, i) => s.startsWith('.') && !(s === '.vite' && segments[i - 1] === 'node_modules'))) return true;
+  if (segments.includes('app_configs') || name.endsWith('.ini') || name === 'fw.json' || /\.(?:crt|pem)$/.test(name)) return true;
+  return segments.length === 2 && segments[0] === 'fluid' && name.endsWith('.ts');
 }
 
 /** A free loopback port (the dev server then binds it with `strictPort`). */

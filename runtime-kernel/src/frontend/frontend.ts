@@ -23,6 +23,7 @@ import { assetCatch, VITE_NS_COOKIE } from './assets.js';
 import { startDevServer, type DevServer } from './dev.js';
 import { FrontendException } from './errors.js';
 import { frontendInclude } from './include.js';
+import { nonceScripts } from '../security/state.js';
 import { checkAndBuild } from './prod.js';
 import { Sources } from './sources.js';
 import { generateTailwindAsset, rawStylesheetName, TAILWIND_OUTPUT } from './tailwind.js';
@@ -114,9 +115,9 @@ export class Frontend {
     return this;
   }
 
-  /** The markup of the `{{frontend}}` helper: htmx/Alpine tags plus the Tailwind link. */
-  include(): Markup {
-    return frontendInclude({ frontend: { type: this.type, alpine: this.alpine }, tailwindHref: this.tailwind });
+  /** The markup of the `{{frontend}}` helper: htmx/Alpine tags (with `nonce`, the CSP nonce) plus the Tailwind link. */
+  include(nonce?: string): Markup {
+    return frontendInclude({ frontend: { type: this.type, alpine: this.alpine }, tailwindHref: this.tailwind }, nonce);
   }
 
   /**
@@ -131,7 +132,7 @@ export class Frontend {
     if (!vite || !fluid) throw new FrontendException(`Frontend '${this.rel}': the app has not started yet (the index is served once it has mixed)`);
     const html = await vite.index({ debug: fluid.config.DEBUG, themeHref: this.tailwind, sources: fluid.frontend.sources.rendered.toString() });
     ctx?.cookies.set(VITE_NS_COOKIE, vite.namespace, { httpOnly: true, sameSite: 'lax', path: '/', overwrite: true });
-    return new Markup(html);
+    return new Markup(ctx ? nonceScripts(html, ctx) : html); // the index is the developer's: its scripts may carry the CSP nonce
   }
 
   /**
@@ -181,11 +182,11 @@ export class Frontend {
     const before: FluidMiddleware[] = [];
     let dev: DevServer | undefined;
     if (debug) {
-      dev = await startDevServer(fluid.root, fluid.logger);
+      dev = await startDevServer(fluid.root, fluid.logger, [...namespaces]);
       app.#dev = dev;
       before.push(dev.proxy);
     } else {
-      await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger);
+      await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger, [...namespaces]);
       for (const s of viteSurfaces) {
         mounts.push(s.#vite!.mount());
         if (s.registerIndex) await s.#vite!.assertBuilt(); // a missing build stops the boot, not a later request

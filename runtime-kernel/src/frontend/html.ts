@@ -42,12 +42,15 @@ export function reactPreamble(prefix: string = VITE_DEV_PREFIX): string {
   ].join('\n');
 }
 
-const ATTRIBUTE = /(\s(?:src|href)\s*=\s*)(["'])(\/(?!\/)[^"']*)\2/gi;
+// Root-relative (`/src/main.ts`) and explicitly relative (`./src/index.css`) values: both name a
+// workspace file, which Vite resolves from the workspace's index.html in a build.
+const ATTRIBUTE = /(\s(?:src|href)\s*=\s*)(["'])((?:\/(?!\/)|\.\/)[^"']*)\2/gi;
 
-/** Rewrites root-relative `src`/`href` values to the dev-server proxy. */
+/** Rewrites root-relative and `./`-relative `src`/`href` values to the dev-server proxy. */
 export function rewriteForDev(html: string, namespace: string, workspace: string): string {
-  return html.replace(ATTRIBUTE, (_m, lead: string, quote: string, url: string) => {
-    if (url.startsWith(VITE_DEV_PREFIX + '/')) return `${lead}${quote}${url}${quote}`;
+  return html.replace(ATTRIBUTE, (_m, lead: string, quote: string, value: string) => {
+    if (value.startsWith(VITE_DEV_PREFIX + '/')) return `${lead}${quote}${value}${quote}`;
+    const url = value.startsWith('./') ? value.slice(1) : value;
     const path = url.split(/[?#]/)[0] ?? url;
     const inPublic = existsSync(join(workspace, 'public', decodeSafe(path)));
     return `${lead}${quote}${VITE_DEV_PREFIX}/${namespace}${inPublic ? '/public' : ''}${url}${quote}`;

@@ -20,13 +20,17 @@ export interface FrontendSurface {
   tailwindHref?: string | undefined;
 }
 
-/** The tags the `frontend()` template helper emits for a surface. */
-export function frontendInclude(surface: FrontendSurface): Markup {
+/**
+ * The tags the `frontend()` template helper emits for a surface; `nonce` (the response's CSP
+ * nonce, when it has one) goes on the script tags.
+ */
+export function frontendInclude(surface: FrontendSurface, nonce?: string): Markup {
   const tags: string[] = [];
+  const n = nonce ? ` nonce="${nonce}"` : '';
   if (surface.tailwindHref) tags.push(`<link rel="stylesheet" href="${surface.tailwindHref}">`);
   if (surface.frontend?.type === 'htmx') {
-    tags.push(`<script src="${HTMX_URL}"></script>`);
-    if (surface.frontend.alpine) tags.push(`<script defer src="${ALPINE_URL}"></script>`);
+    tags.push(`<script${n} src="${HTMX_URL}"></script>`);
+    if (surface.frontend.alpine) tags.push(`<script${n} defer src="${ALPINE_URL}"></script>`);
   }
   return new Markup(tags.join('\n'));
 }

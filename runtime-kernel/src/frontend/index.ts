@@ -17,9 +17,9 @@ export { assetCatch, assetCandidates, contained, refusedAssetPath, VITE_NS_COOKI
 export type { AssetCatchOptions } from './assets.js';
 export { manipulateIndex, rewriteForDev, insertInHead, reactPreamble, VITE_DEV_PREFIX } from './html.js';
 export type { IndexOptions } from './html.js';
-export { startDevServer, VITE_CONFIG_FILES } from './dev.js';
+export { startDevServer, allowedDevPath, DEV_DENY, VITE_CONFIG_FILES } from './dev.js';
 export type { DevServer } from './dev.js';
-export { checkAndBuild } from './prod.js';
+export { checkAndBuild, checkPublicDirs } from './prod.js';
 export type { ProductionSteps } from './prod.js';
 export { loadNode, nodeEnv, nodeCmd, nodeProc, nodeCli } from './node.js';
 export type { NodeRuntime, NodeCmdOptions, NodeProcOptions } from './node.js';

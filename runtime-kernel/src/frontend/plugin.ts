@@ -9,7 +9,10 @@ import { extendAdditives } from '../core/additive.js';
 import type { Plugin } from '../core/plugin.js';
 import { KERNEL_STATIC_PREFIX } from '../core/static.js';
 import { Frontend, type FrontendWiring } from './frontend.js';
-import { serveVendor } from './vendor.js';
+import type { LiveReload } from './live-reload.js';
+import { serveVendor, vendorFiles } from './vendor.js';
+import { renderingContext } from '../core/context.js';
+import { scriptNonce } from '../security/state.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
@@ -33,20 +36,31 @@ extendAdditives((additive) => {
 /** The frontend plugin (the `Fluid` of `@fw/kernel` has it). */
 export function frontend(): Plugin {
   let wiring: FrontendWiring | undefined;
+  let live: LiveReload | undefined;
   return {
     name: 'frontend',
     register(fluid) {
       Object.defineProperty(fluid, 'frontend', { value: new Frontend({ fluid }), enumerable: true });
-      fluid.templates.registerHelper('frontend', () => fluid.frontend.include());
+      fluid.templates.registerHelper('frontend', () => {
+        const ctx = renderingContext(); // rendered for a request: the script tags carry its CSP nonce when the policy needs one
+        return fluid.frontend.include(ctx ? scriptNonce(ctx, false) : undefined);
+      });
     },
     async build(fluid) {
-      fluid.mountStatic(`${KERNEL_STATIC_PREFIX}/vendor`, { middleware: serveVendor() });
+      fluid.mountStatic(`${KERNEL_STATIC_PREFIX}/vendor`, { middleware: serveVendor(vendorFiles(fluid.config.FW_ALPINE_BUILD)) });
       wiring = await Frontend.prepare(fluid);
       for (const mount of wiring.mounts) fluid.mountStatic(mount.prefix, mount);
       for (const mw of wiring.before) fluid.use(mw, 'context');
       for (const mw of wiring.after) fluid.use(mw, 'fallback'); // the catch-all: after every route
+      if (fluid.config.DEBUG) {
+        // Development only: production never imports the live-reload module (docs/dev.md).
+        live = (await import('./live-reload.js')).startLiveReload(fluid);
+        fluid.use(live.middleware, 'first');
+        fluid.processor(live.processor);
+      }
     },
     upgrade: (_fluid, req, socket, head) => wiring?.upgrade(req, socket, head) ?? false, // the /vite-dev HMR socket
+    stop: () => live?.close(), // open event streams would hold the server open
     close: () => wiring?.close(),
   };
 }

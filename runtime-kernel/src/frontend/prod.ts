@@ -4,8 +4,46 @@
  * gated by `FW_CHECK_FRONTEND` and `FW_BUILD_FRONTEND`. A failing command stops the boot with
  * the command's own output (a `NodeError`), never a blank page.
  */
+import { lstat, readdir, readlink } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import type { Logger } from '../core/errors.js';
+import { FrontendException } from './errors.js';
 import { nodeCmd } from './node.js';
+
+/**
+ * Refuses a production build whose `public/` folders would leak (issue 17 §2): Vite's build copies
+ * `<workspace>/public/` into `dist/` with its dotfiles (`public/.env` becomes `dist/.env`) and with
+ * the *targets* of symlinks (a link to `/etc/passwd` becomes a file in `dist/`). Throws
+ * `FrontendException` naming the first such file (relative to `projectRoot`); `workspaces` are
+ * folders relative to it (`fluid/frontend`). Both build paths call it: the kernel's production
+ * boot and `fw build`.
+ */
+export async function checkPublicDirs(projectRoot: string, workspaces: readonly string[]): Promise<void> {
+  const walk = async (rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(join(projectRoot, rel), { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const entry of entries) {
+      const child = posix.join(rel, entry.name);
+      const stats = await lstat(join(projectRoot, child));
+      if (stats.isSymbolicLink()) {
+        const target = await readlink(join(projectRoot, child)).catch(() => '?');
+        throw new FrontendException(
+          `${child} is a symlink (to ${target}): Vite's build would copy its target into dist/. Replace it with the file itself, or remove it.`,
+        );
+      }
+      if (entry.name.startsWith('.')) {
+        throw new FrontendException(`${child} is a dotfile in public/: Vite's build would copy it into dist/ and serve it. Move it out of public/.`);
+      }
+      if (stats.isDirectory()) await walk(child);
+    }
+  };
+  for (const workspace of workspaces) await walk(posix.join(workspace, 'public'));
+}
 
 /** Which production steps run. */
 export interface ProductionSteps {
@@ -13,14 +51,15 @@ export interface ProductionSteps {
   build: boolean;
 }
 
-/** Runs the gated check and build in `projectRoot`. */
-export async function checkAndBuild(projectRoot: string, steps: ProductionSteps, logger: Logger): Promise<void> {
+/** Runs the gated check and build in `projectRoot` (refusing leaky `public/` folders of `workspaces` first). */
+export async function checkAndBuild(projectRoot: string, steps: ProductionSteps, logger: Logger, workspaces: readonly string[] = []): Promise<void> {
   if (steps.check) {
     const started = Date.now();
     await nodeCmd(['npm', 'run', 'check', '--workspaces', '--if-present'], projectRoot);
     logger.info('frontend checked', { ms: Date.now() - started });
   }
   if (steps.build) {
+    await checkPublicDirs(projectRoot, workspaces);
     const started = Date.now();
     await nodeCmd(['npm', 'run', 'build', '--workspaces', '--if-present'], projectRoot);
     logger.info('frontend built', { ms: Date.now() - started });

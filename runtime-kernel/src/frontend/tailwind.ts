@@ -74,7 +74,7 @@ async function resolveTailwindCss(id: string, use: OptionalUse): Promise<string 
   }
 }
 
-/** Compiles one file (the reference's `generate_tailwind_asset`); creates the output folder. */
+/** Compiles one file (the reference's `generate_tailwind_asset`); creates the output folder; leaves an identical output untouched. */
 export async function generateTailwindAsset(input: string, output: string, cwd: string = dirname(input)): Promise<void> {
   const from = resolve(cwd, input);
   let css: string;
@@ -85,6 +85,8 @@ export async function generateTailwindAsset(input: string, output: string, cwd: 
   }
   const compiled = await compileTailwind(css, from, { base: cwd, root: cwd });
   const to = resolve(cwd, output);
+  // An unchanged stylesheet is not rewritten: watchers (Vite's, an editor's) see no change.
+  if ((await readFile(to, 'utf8').catch(() => undefined)) === compiled) return;
   await mkdir(dirname(to), { recursive: true });
   await writeFile(to, compiled);
 }

@@ -1,6 +1,6 @@
 /**
  * The front-end libraries the kernel serves at `/fluid/static/vendor/<name>`, straight from the
- * installed npm packages `htmx.org` and `alpinejs` (never a CDN).
+ * installed npm packages `htmx.org` and `@alpinejs/csp` (or `alpinejs`), never a CDN.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,11 +31,15 @@ export function packageFile(pkg: string, file: string): string {
   return path;
 }
 
-/** `vendor/<name>` → file, for the front-end libraries the kernel serves. */
-export function vendorFiles(): ReadonlyMap<string, string> {
+/**
+ * `vendor/<name>` → file, for the front-end libraries the kernel serves. Alpine is its CSP build
+ * (`@alpinejs/csp`, expressions evaluated without `new Function`) unless `alpine` is `standard`
+ * (`FW_ALPINE_BUILD`).
+ */
+export function vendorFiles(alpine: 'csp' | 'standard' = 'csp'): ReadonlyMap<string, string> {
   return new Map([
     ['htmx.min.js', packageFile('htmx.org', 'dist/htmx.min.js')],
-    ['alpine.min.js', packageFile('alpinejs', 'dist/cdn.min.js')],
+    ['alpine.min.js', alpine === 'csp' ? packageFile('@alpinejs/csp', 'dist/cdn.min.js') : packageFile('alpinejs', 'dist/cdn.min.js')],
   ]);
 }
 

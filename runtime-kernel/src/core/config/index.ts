@@ -1,7 +1,7 @@
 /**
  * `loadConfig`: the layered runtime config of an app.
  *
- *   schema defaults ← fw.json `config` ← app_configs/<app>.ini ← .env ← environment ← overrides
+ *   schema defaults ← FW_ENV=development defaults ← fw.json `config` ← app_configs/<app>.ini ← .env ← environment ← overrides
  *
  * Any key `X` may be given as `X_FILE` (in any layer): the value of `X` is then the named file's
  * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`, so a key fw
@@ -68,6 +68,9 @@ export interface LoadedConfig {
 /** The dotenv file of a project, read at every boot (when it exists) as the layer under the environment. */
 export const DOTENV_FILE = '.env';
 
+/** The defaults `FW_ENV=development` changes (docs/dev.md). */
+const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true } };
+
 /** Loads and validates the runtime config of an app. Throws `ConfigError` naming key and file. */
 export function loadConfig(options: LoadConfigOptions): Config {
   return loadConfigDetails(options).config;
@@ -97,6 +100,8 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   const layers = fileLayers.map((layer) => withFiles(layer, root));
   layers.push(withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root));
   if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
+  // FW_ENV=development (fw dev) changes defaults only: a layer under every file and the environment.
+  if (layers.findLast((l) => l.values.FW_ENV !== undefined)?.values.FW_ENV === 'development') layers.unshift(DEVELOPMENT_DEFAULTS);
 
   let config: Config;
   try {

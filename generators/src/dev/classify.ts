@@ -1,0 +1,82 @@
+/**
+ * What a changed file means to the dev loop (`fw dev`, `fw run --watch`). One rule table, so the
+ * watcher, the docs (docs/dev.md) and the tests agree:
+ *
+ * | Change | Effect |
+ * |---|---|
+ * | `fw.json`, `.env`, `app_configs/*.ini` | restart the server |
+ * | server code: anything under `fluid/` or `additives/<name>/` not listed below (`*.ts`, `manifest.json`, locales) | restart |
+ * | `templates/**` of the app or an Additive | `template`: the app re-reads it; the browser reloads (Tailwind recompiles first) |
+ * | `static/**` of the app or an Additive | `static`: the browser reloads (a stylesheet is swapped in place) |
+ * | a frontend workspace (`fluid/frontend/**`, `additives/<name>/frontend/**`) | nothing here: Vite's HMR has it |
+ * | compiled output (`dist/`, `tailwind.css`), `.fw/`, `.git/`, `node_modules/`, tests, temp and editor files | ignored |
+ */
+import path from 'node:path';
+
+/** What to do about one changed file. */
+export type ChangeKind = 'restart' | 'template' | 'static' | 'frontend' | 'ignore';
+
+/** Folders never looked into (at any depth). */
+const IGNORED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.fw', 'dist', 'coverage', '.vite']);
+/** Compiled files the server itself writes (Tailwind output): watching them would restart forever. */
+const COMPILED_FILES: ReadonlySet<string> = new Set(['tailwind.css']);
+
+/** Temp files of fw's atomic writes, editors' swap and backup files, OS litter. */
+function isTempName(name: string): boolean {
+  return (
+    name.includes('.fw-tmp-') ||
+    name.endsWith('~') ||
+    /\.(?:swp|swx|swo|tmp|bak)$/.test(name) ||
+    name.startsWith('.#') ||
+    name === '4913' || // vim's write probe
+    name === '.DS_Store'
+  );
+}
+
+/** A test file: it runs under the test runner, never in the server. */
+function isTest(segments: readonly string[]): boolean {
+  const name = segments[segments.length - 1] ?? '';
+  return /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(name) || segments.includes('test') || segments.includes('tests') || segments.includes('__tests__');
+}
+
+/**
+ * Classifies a path relative to the project root (either separator). `isDir` says the path is a
+ * folder (the watcher asks before descending, so ignored folders are never watched).
+ */
+export function classifyChange(rel: string, isDir = false): ChangeKind {
+  const segments = rel.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0) return isDir ? 'restart' : 'ignore'; // the root itself
+  const name = segments[segments.length - 1]!;
+  if (segments.some((s) => IGNORED_DIRS.has(s)) || isTempName(name)) return 'ignore';
+  const [top, ...rest] = segments;
+  if (segments.length === 1) {
+    if (top === 'fw.json' || top === '.env') return 'restart';
+    if (isDir && (top === 'fluid' || top === 'additives' || top === 'app_configs')) return 'restart';
+    return 'ignore';
+  }
+  if (top === 'app_configs') return rest.length === 1 && (isDir || name.endsWith('.ini')) ? 'restart' : 'ignore';
+  // The surface folder: fluid/ or additives/<name>/; `inner` is the path inside it.
+  let inner: string[];
+  if (top === 'fluid') inner = rest;
+  else if (top === 'additives') inner = rest.slice(1);
+  else return 'ignore';
+  if (inner.length === 0) return 'restart'; // additives/<name> itself, or a file directly in additives/
+  const area = inner[0];
+  if (area === 'frontend') return 'frontend';
+  if (isTest(inner)) return 'ignore';
+  if (area === 'templates') return 'template';
+  if (area === 'static') return !isDir && COMPILED_FILES.has(name) && inner.length === 2 ? 'ignore' : 'static';
+  if (name.startsWith('.') && !isDir) return 'ignore';
+  return 'restart';
+}
+
+/** True when a folder need not be watched at all (nothing under it can matter). */
+export function ignoredDir(rel: string): boolean {
+  const kind = classifyChange(rel, true);
+  return kind === 'ignore' || kind === 'frontend';
+}
+
+/** The project-relative posix path of an absolute path under `root`. */
+export function relPath(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}

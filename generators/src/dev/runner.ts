@@ -1,0 +1,139 @@
+/**
+ * The dev loop (`fw dev`, `fw run --watch`): runs `fw run` as a child with `FW_ENV=development`
+ * (DEBUG defaults to on) and one file watcher, and does what {@link classifyChange} says:
+ *
+ * - a server change restarts the child (changes in a row are batched; restarts never overlap,
+ *   so two apps never race for one port);
+ * - a template or static change is sent to the running child over the IPC channel: the kernel
+ *   recompiles Tailwind when it is on and tells the browsers to reload (docs/dev.md);
+ * - frontend workspace changes are left to Vite's HMR in the child, and compiled output, temp
+ *   files and `node_modules` are never even watched.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { watch, type FSWatcher } from 'chokidar';
+import type { CommandIO } from '../cli/io.js';
+import { classifyChange, ignoredDir, relPath, type ChangeKind } from './classify.js';
+
+/** The message the child gets for template and static changes (the kernel's live reload reads it). */
+export interface ChangedMessage {
+  type: 'fw:changed';
+  changes: { path: string; kind: 'template' | 'static' }[];
+}
+
+/** Options of {@link devProject}. */
+export interface DevOptions {
+  /** Arguments for the child `fw run` (`--port`, `--host`). */
+  childArgs: readonly string[];
+  /** How long changes are gathered before acting on them (ms). Default 120. */
+  debounce?: number;
+}
+
+/** Runs the dev loop in `root` until SIGINT/SIGTERM; resolves to the exit code. */
+export async function devProject(root: string, io: CommandIO, options: DevOptions): Promise<number> {
+  const fwBin = fileURLToPath(new URL('../bin/fw.js', import.meta.url));
+  // Development defaults (DEBUG on) unless the user's environment says otherwise.
+  const env: NodeJS.ProcessEnv = { ...io.env, FW_ENV: io.env.FW_ENV ?? 'development' };
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restarting = false;
+
+  const start = (): void => {
+    // Its own process group: a terminal Ctrl-C reaches only this process, which then stops the
+    // app with exactly one signal (a second one makes serve() exit at once, skipping hooks).
+    child = spawn(process.execPath, [fwBin, 'run', ...options.childArgs], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env, detached: true });
+    const current = child;
+    current.on('error', (err) => io.stderr.write(`fw dev: cannot start the app: ${err.message}\n`));
+    current.on('exit', (code, signal) => {
+      if (current === child && !stopping && !restarting) {
+        io.stderr.write(`fw dev: the app exited (${signal ?? `code ${code}`}); waiting for changes to restart it.\n`);
+      }
+    });
+  };
+  const stopChild = async (): Promise<void> => {
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      current.once('exit', () => resolve());
+      if (!current.killed) current.kill('SIGTERM');
+    });
+  };
+
+  let cycle: Promise<void> = Promise.resolve();
+  const restart = (changed: string): void => {
+    cycle = cycle.then(async () => {
+      if (stopping) return;
+      restarting = true;
+      io.stdout.write(`fw dev: ${changed} changed, restarting\n`);
+      await stopChild();
+      restarting = false;
+      if (!stopping) start();
+    });
+  };
+  const notify = (changes: ChangedMessage['changes']): void => {
+    const current = child;
+    if (!current?.connected) return; // not up (yet): it reads the files fresh when it starts
+    const message: ChangedMessage = { type: 'fw:changed', changes };
+    current.send(message, (err) => {
+      if (err) io.stderr.write(`fw dev: could not tell the app about ${changes[0]?.path ?? 'a change'}: ${err.message}\n`);
+    });
+  };
+
+  // Changes are gathered for a moment: an editor's save or a generator run is several events.
+  const pending = new Map<string, ChangeKind>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    const batch = [...pending];
+    pending.clear();
+    const server = batch.find(([, kind]) => kind === 'restart');
+    if (server) return restart(server[0]);
+    const changes = batch.flatMap(([file, kind]) => (kind === 'template' || kind === 'static' ? [{ path: file, kind }] : []));
+    if (changes.length > 0) notify(changes);
+  };
+  const onEvent = (file: string): void => {
+    const rel = relPath(root, file);
+    const kind = classifyChange(rel);
+    if (kind === 'ignore' || kind === 'frontend') return;
+    pending.set(rel, kind);
+    clearTimeout(timer);
+    timer = setTimeout(flush, options.debounce ?? 120);
+  };
+
+  const watcher: FSWatcher = watch(root, {
+    ignoreInitial: true,
+    // Never descend into what cannot matter (node_modules, dist, the Vite workspaces, .fw, .git).
+    ignored: (file, stats) => {
+      const rel = relPath(root, file);
+      if (rel === '' || rel.startsWith('..')) return false;
+      return stats?.isDirectory() ? ignoredDir(rel) : classifyChange(rel) === 'ignore' && !couldBeDir(rel);
+    },
+  });
+  for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, onEvent);
+  watcher.on('error', (err) => io.stderr.write(`fw dev: file watcher: ${err instanceof Error ? err.message : String(err)}\n`));
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  start();
+  process.once('exit', () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
+  return new Promise<number>((resolve) => {
+    const shutdown = (): void => {
+      if (stopping) return;
+      stopping = true;
+      clearTimeout(timer);
+      void watcher.close();
+      void cycle.then(stopChild).then(() => resolve(0));
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+}
+
+/**
+ * chokidar asks `ignored` once without stats; a path that looks ignorable as a file may still be
+ * a folder worth entering (`fluid`, `additives/blog`), so those are kept for the second ask.
+ */
+function couldBeDir(rel: string): boolean {
+  return !ignoredDir(rel) && !path.posix.extname(rel);
+}

@@ -1,0 +1,54 @@
+import type { FwAddAction, FwRouteAction } from '../api.js';
+import { additiveQuestion, nameQuestion, type Builtin } from '../builtin.js';
+import { invalidName, kebabCase, sentenceCase, tsString } from '../names.js';
+import { PATH_QUESTION_CHECK } from './route.js';
+
+/** Text that goes into a template or a string as is: no quotes to break out of, no Handlebars. */
+export const plainText = (what: string) => (value: unknown): true | string =>
+  typeof value === 'string' && value.trim() !== '' && !/[{}\\<>]/.test(value) ? true : `the ${what} must be plain text, without { } < > or \\`;
+
+/** `fw make page`: a template and the `app` route that renders it (`fw:route` + `fw:add`). */
+export const page: Builtin = {
+  name: 'page',
+  description: "a page: a template in fluid/templates/ or an Additive's, and the route that renders it",
+  examples: ['npx fw make page about', 'npx fw make page contact-us --title "Contact us" --path /contact', 'npx fw make page archive --additive blog'],
+  prompts: (env) => [
+    nameQuestion('Page name', invalidName),
+    { type: 'input', name: 'title', message: 'Page title', default: (a) => sentenceCase(String(a.name)), validate: plainText('title') },
+    { type: 'input', name: 'path', message: 'URL path (on the app router)', default: (a) => `/${kebabCase(String(a.name))}`, validate: PATH_QUESTION_CHECK },
+    additiveQuestion(env, 'page'),
+  ],
+  async actions(answers, fw) {
+    const name = String(answers.name);
+    const title = String(answers.title);
+    const additive = typeof answers.additive === 'string' && answers.additive !== '' ? answers.additive : undefined;
+    const file = kebabCase(name);
+    const template = additive ? `${additive}/${file}.html` : `${file}.html`;
+    const target = additive ? `additives/${additive}/templates/${template}` : `fluid/templates/${template}`;
+    const stylesheet = additive ? `${additive}/${additive}.css` : 'app.css';
+    const stylesheetFile = additive ? `additives/${additive}/static/${stylesheet}` : `fluid/static/${stylesheet}`;
+    const routes = await fw.routes();
+    const home = routes.find((r) => r.name === (additive ? `${additive}.index` : 'home') && (r.method === 'GET' || r.method === 'ALL'));
+    const route: FwRouteAction = {
+      type: 'fw:route',
+      name,
+      router: 'app',
+      path: String(answers.path),
+      handler: `(ctx) => ctx.render(${tsString(template)}, { title: ${tsString(title)} })`,
+      comment: `The ${title} page: ${target}.`,
+      templates: [template],
+      ...(additive ? { additive } : {}),
+    };
+    const render: FwAddAction = {
+      type: 'fw:add',
+      path: target,
+      blueprint: 'page/page.html.hbs',
+      data: {
+        // The kernel's template helpers: {{static}} and {{url_for}} follow the app's prefixes and routes.
+        stylesheet: (await fw.exists(stylesheetFile)) ? `{{static '${stylesheet}'${additive ? ` additive='${additive}'` : ''}}}` : false,
+        home: home ? `{{url_for '${home.name}'}}` : false,
+      },
+    };
+    return [route, render];
+  },
+};

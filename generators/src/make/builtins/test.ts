@@ -1,0 +1,72 @@
+import type { ts as Ts } from 'ts-morph';
+import { tsMorph } from '../../codemods/source.js';
+import { didYouMean } from '../../ocean/suggest.js';
+import type { MakeApi, MakeRoute } from '../api.js';
+import type { Builtin } from '../builtin.js';
+import { MakeError } from '../errors.js';
+import { kebabCase } from '../names.js';
+import { pathParams } from './route.js';
+
+/**
+ * What a route answers, read from its handler's source: `html` when it renders a template, `json`
+ * when it returns an object; `undefined` when the source does not say.
+ */
+async function answerOf(fw: MakeApi, route: MakeRoute): Promise<'html' | 'json' | undefined> {
+  const file = route.where.slice(0, route.where.lastIndexOf(':'));
+  const text = await fw.read(file);
+  if (text === undefined) return undefined;
+  const { ts } = await tsMorph();
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const local = route.name.slice(route.name.lastIndexOf('.') + 1);
+  let handler: Ts.Node | undefined;
+  const declarations = new Map<string, Ts.Node>();
+  const visit = (node: Ts.Node): void => {
+    if (ts.isCallExpression(node) && node.arguments.length >= 3) {
+      const [name] = node.arguments;
+      if (name && ts.isStringLiteral(name) && (name.text === route.name || name.text === local)) handler = node.arguments[node.arguments.length - 1];
+    }
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) declarations.set(node.name.text, node.initializer);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  if (handler && ts.isIdentifier(handler)) handler = declarations.get(handler.text);
+  const code = handler?.getText(sf) ?? '';
+  if (/\.render\(/.test(code)) return 'html';
+  if (/=>\s*\(\s*\{/.test(code) || /return\s*\{/.test(code) || route.path.startsWith('/api/')) return 'json';
+  return undefined;
+}
+
+/** `fw make test`: a vitest test of a named route in `test/`, in the style of `test/home.test.ts`. */
+export const test: Builtin = {
+  name: 'test',
+  description: 'a vitest test of a named route in test/<route>.test.ts: boots the app and requests it',
+  examples: ['npx fw make test users', 'npx fw make test blog.index'],
+  prompts: () => [{ type: 'input', name: 'route', message: 'Route name (as fluid.urlFor takes it)', validate: (v) => (typeof v === 'string' && v !== '' ? true : 'give a route name') }],
+  async actions(answers, fw) {
+    const name = String(answers.route);
+    const routes = await fw.routes();
+    const route = routes.find((r) => r.name === name);
+    if (!route) throw new MakeError(`fw make test: no route is named "${name}"${didYouMean(name, routes.map((r) => r.name))}; the app's routes: ${routes.map((r) => r.name).join(', ') || 'none'}`);
+    if (route.method === 'WS') throw new MakeError(`fw make test: "${name}" is a websocket route (${route.path}); fw make test writes HTTP tests`);
+    const method = route.method === 'ALL' ? 'GET' : route.method;
+    const params = pathParams(route.path);
+    const answer = await answerOf(fw, route);
+    return [
+      {
+        type: 'fw:add',
+        path: `test/${kebabCase(name)}.test.ts`,
+        blueprint: 'test/route.test.ts.hbs',
+        data: {
+          name,
+          method,
+          path: route.path,
+          notGet: method !== 'GET',
+          params: params.length === 0 ? false : `{ ${params.map((p) => `${p}: '1'`).join(', ')} }`,
+          json: answer === 'json',
+          html: answer === 'html',
+          answers: answer === 'json' ? 'JSON' : answer === 'html' ? 'a page' : '200',
+        },
+      },
+    ];
+  },
+};

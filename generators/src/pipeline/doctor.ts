@@ -1,0 +1,192 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { APPLYING_FILE } from './apply.js';
+import { writeFileAtomic } from './atomic.js';
+import { sha256 } from './hash.js';
+import { findEngineLeftovers, findTempLeftovers, removeEngineLeftovers } from './leftovers.js';
+import { acquireLock, lockStatus, LOCK_FILE } from './lock.js';
+import { normalizeProjectPath } from './paths.js';
+import {
+  ensureGitattributes,
+  GITATTRIBUTES_FILE,
+  readRecord,
+  readStored,
+  RECORD_FILE,
+  STORE_DIR,
+  writeRecord,
+  type GenerationRecord,
+  type RecordEntry,
+} from './record.js';
+
+/**
+ * The checks behind `fw doctor`: what a killed or interrupted run can leave in a project, and
+ * whether the generation record still describes a usable store. `examine` only reads; `repair`
+ * takes the project lock (a stale one is taken over) and fixes what it can.
+ */
+
+/** The kinds of problem `fw doctor` knows. */
+export type FindingKind =
+  | 'temp-file'
+  | 'orphan-copy'
+  | 'missing-copy'
+  | 'corrupt-copy'
+  | 'bad-path'
+  | 'stale-lock'
+  | 'held-lock'
+  | 'interrupted-run'
+  | 'gitattributes';
+
+/** One problem found. */
+export interface Finding {
+  kind: FindingKind;
+  /** The project-relative path it is about. */
+  path: string;
+  /** What is wrong, in one line. */
+  detail: string;
+  /** Whether `fw doctor --fix` repairs it (when not, `detail` says what to do). */
+  fixable: boolean;
+}
+
+/** The outcome of {@link repair}. */
+export interface Repair {
+  /** What was found before fixing. */
+  found: Finding[];
+  /** What is still wrong afterwards. */
+  remaining: Finding[];
+}
+
+/** A stored copy's problem, or none. */
+async function copyProblem(root: string, file: string, entry: RecordEntry): Promise<Finding | undefined> {
+  const blob = `${STORE_DIR}/${entry.sha256}`;
+  if (!existsSync(path.join(root, blob))) {
+    const restorable = (await restorableBytes(root, file, entry)) !== undefined;
+    return {
+      kind: 'missing-copy',
+      path: blob,
+      detail: `the stored copy of ${file} is missing${restorable ? '; the file still has exactly those bytes, so it can be restored' : '; fw generate will show the file as edited where it differs from the render'}`,
+      fixable: restorable,
+    };
+  }
+  try {
+    await readStored(root, entry.sha256);
+    return undefined;
+  } catch {
+    const restorable = (await restorableBytes(root, file, entry)) !== undefined;
+    return {
+      kind: 'corrupt-copy',
+      path: blob,
+      detail: `the stored copy of ${file} does not hash to its name${restorable ? '; it can be restored from the file' : '; --fix removes it, and fw generate will show the file as edited where it differs from the render'}`,
+      fixable: true,
+    };
+  }
+}
+
+/** The bytes the record holds for `file`, read from the file itself when it still has them. */
+async function restorableBytes(root: string, file: string, entry: RecordEntry): Promise<Buffer | undefined> {
+  let disk: Buffer;
+  try {
+    disk = await readFile(path.join(root, file));
+  } catch {
+    return undefined;
+  }
+  if (sha256(disk) === entry.sha256) return disk;
+  if (entry.eol === 'lf' && disk.includes('\r\n')) {
+    const lf = Buffer.from(disk.toString('latin1').replace(/\r\n/g, '\n'), 'latin1'); // a CRLF checkout of an LF file
+    if (sha256(lf) === entry.sha256) return lf;
+  }
+  return undefined;
+}
+
+function badPath(file: string): string | undefined {
+  try {
+    return normalizeProjectPath(file) === file ? undefined : 'it is not in normal form';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Everything wrong with the record, the store and the engine's files (reads only). */
+async function examineRecord(root: string, record: GenerationRecord | undefined): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const files = Object.entries(record?.files ?? {});
+  for (const [file] of files) {
+    const why = badPath(file);
+    if (why) findings.push({ kind: 'bad-path', path: RECORD_FILE, detail: `entry ${JSON.stringify(file)} names no project file (${why}); --fix drops it`, fixable: true });
+  }
+  for (const [file, entry] of files) {
+    if (badPath(file)) continue;
+    const problem = await copyProblem(root, file, entry);
+    if (problem) findings.push(problem);
+  }
+  const engine = await findEngineLeftovers(root, record);
+  for (const temp of engine.temps) findings.push({ kind: 'temp-file', path: temp, detail: 'a temp file a killed run left', fixable: true });
+  for (const orphan of engine.orphans) findings.push({ kind: 'orphan-copy', path: orphan, detail: 'a stored copy no record entry refers to', fixable: true });
+  for (const temp of findTempLeftovers(root, files.filter(([file]) => !badPath(file)).map(([file]) => file))) {
+    findings.push({ kind: 'temp-file', path: temp, detail: 'a temp file a killed run left next to a generated file', fixable: true });
+  }
+  if (existsSync(path.join(root, APPLYING_FILE))) {
+    findings.push({ kind: 'interrupted-run', path: APPLYING_FILE, detail: 'a run was interrupted while writing (its temp files are listed); --fix clears the marker', fixable: true });
+  }
+  if (record && !existsSync(path.join(root, GITATTRIBUTES_FILE))) {
+    findings.push({ kind: 'gitattributes', path: GITATTRIBUTES_FILE, detail: 'missing: git may change the stored copies\' line endings on checkout', fixable: true });
+  }
+  return findings;
+}
+
+async function examineLock(root: string): Promise<Finding[]> {
+  const lock = await lockStatus(root);
+  if (!lock) return [];
+  const who = lock.holder ? `pid ${lock.holder.pid} on ${lock.holder.host}, "${lock.holder.command}", since ${lock.holder.since}` : 'a process that never wrote its name';
+  if (lock.stale) return [{ kind: 'stale-lock', path: LOCK_FILE, detail: `held by ${who}, which is gone; --fix takes it over`, fixable: true }];
+  return [{ kind: 'held-lock', path: LOCK_FILE, detail: `held by ${who}, which is running: wait for it to finish (fw doctor --fix waits for no one)`, fixable: false }];
+}
+
+/**
+ * Examines `root`: the lock, the record (a record that cannot be read throws `RecordError`),
+ * every entry's stored copy, temp files and orphan copies, an interrupted run's marker and
+ * `.fw/.gitattributes`. Writes nothing.
+ */
+export async function examine(root: string): Promise<Finding[]> {
+  return [...(await examineLock(root)), ...(await examineRecord(root, await readRecord(root)))];
+}
+
+/**
+ * Repairs `root` under the project lock (a stale lock is taken over; a live holder is a
+ * `CliError`): drops record entries with bad paths, restores stored copies from files that still
+ * have their bytes (removing corrupt ones), removes temp files and orphan copies, clears an
+ * interrupted run's marker and writes `.fw/.gitattributes`.
+ */
+export async function repair(root: string, command: string): Promise<Repair> {
+  const lockFindings = await examineLock(root);
+  const release = await acquireLock(root, command);
+  try {
+    const record = await readRecord(root);
+    const found = [...lockFindings, ...(await examineRecord(root, record))];
+    if (record) {
+      let changed = false;
+      for (const file of Object.keys(record.files)) {
+        if (badPath(file)) {
+          delete record.files[file];
+          changed = true;
+        }
+      }
+      if (changed) await writeRecord(root, record);
+      for (const [file, entry] of Object.entries(record.files)) {
+        const problem = await copyProblem(root, file, entry);
+        if (!problem) continue;
+        if (problem.kind === 'corrupt-copy') await rm(path.join(root, problem.path), { force: true });
+        const bytes = await restorableBytes(root, file, entry);
+        if (bytes) await writeFileAtomic(path.join(root, problem.path), bytes, 0o644, problem.path);
+      }
+      await ensureGitattributes(root);
+    }
+    await removeEngineLeftovers(root, record);
+    const temps = findTempLeftovers(root, Object.keys(record?.files ?? {}));
+    await Promise.all(temps.map((temp) => rm(path.join(root, temp), { force: true })));
+    await rm(path.join(root, APPLYING_FILE), { force: true });
+    return { found, remaining: await examineRecord(root, record) };
+  } finally {
+    await release();
+  }
+}

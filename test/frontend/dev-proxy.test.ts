@@ -1,0 +1,131 @@
+/**
+ * The debug proxy's reach (issue 17 §1): `/vite-dev` serves the frontend workspaces and the
+ * installed packages, nothing else of the project. The probes that leaked before (the ini with
+ * SECRET_KEY, `@fs` to the root, fw.json, fluid/app.ts, .fw/record.json, .gitignore) and a
+ * traversal table sent as raw request lines (no client-side URL normalisation) all get 404
+ * without a byte of the files; the surface itself still works.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Fluid } from '@fw/kernel';
+import { memoryLogger, start } from '../kernel/helpers.js';
+import { cleanupViteProjects, viteProject } from './helpers.js';
+
+const SECRET = 'proxy-probe-secret-0123456789';
+let fluid: Fluid;
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  root = viteProject({ config: { DEBUG: true }, surfaces: [{ frontend: { type: 'vite', framework: 'none' } }] });
+  writeFileSync(path.join(root, 'app_configs/demo.ini'), `SECRET_KEY = ${SECRET}\n`);
+  mkdirSync(path.join(root, 'fluid'), { recursive: true });
+  mkdirSync(path.join(root, '.fw'), { recursive: true });
+  writeFileSync(path.join(root, 'fluid/app.ts'), `export const secret = '${SECRET}';\n`);
+  writeFileSync(path.join(root, '.fw/record.json'), JSON.stringify({ secret: SECRET }));
+  writeFileSync(path.join(root, 'fluid/frontend/.env'), `VITE_SECRET=${SECRET}\n`);
+  writeFileSync(path.join(root, '.env'), `SECRET_KEY=${SECRET}\n`);
+  fluid = new Fluid({ root, env: {}, logger: memoryLogger() });
+  base = await start(fluid);
+}, 60_000);
+
+afterAll(async () => {
+  await fluid?.close();
+  cleanupViteProjects();
+});
+
+// {root} in a table entry stands for the project root (known once it is made).
+
+/** GET with the request line exactly as given (Node sends `path` unnormalised). */
+function raw(pathAndQuery: string): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: pathAndQuery, method: 'GET' }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('what the proxy still serves', () => {
+  it.each([
+    ['/vite-dev/@vite/client', 'HMRClient'],
+    ['/vite-dev/fluid/frontend/src/main.js', 'import'],
+    ['/vite-dev/fluid/frontend/src/main.js?raw', 'export default'],
+    ['/vite-dev/fluid/frontend/public/favicon.svg', '<svg'],
+  ])('%s', async (url, text) => {
+    const res = await raw(url);
+    expect(res.status, res.body.slice(0, 300)).toBe(200);
+    expect(res.body).toContain(text);
+  });
+
+  it('the index still renders through /vite-dev', async () => {
+    const html = await (await fetch(`${base}/`)).text();
+    expect(html).toContain('src="/vite-dev/fluid/frontend/src/main.js"');
+  });
+});
+
+describe('the probes of issue 17', () => {
+  it.each([
+    '/vite-dev/app_configs/demo.ini',
+    '/vite-dev/app_configs/demo.ini?raw',
+    '/vite-dev/app_configs/demo.ini?import&raw',
+    '/vite-dev/@fs{root}/app_configs/demo.ini',
+    '/vite-dev/@fs{root}/fw.json',
+    '/vite-dev/@fs{root}/.env',
+    '/vite-dev/@fs/etc/passwd',
+    '/vite-dev/fw.json',
+    '/vite-dev/fluid/app.ts',
+    '/vite-dev/.fw/record.json',
+    '/vite-dev/.gitignore',
+    '/vite-dev/.env',
+    '/vite-dev/package.json',
+    '/vite-dev/vite.config.js',
+    '/vite-dev/fluid/frontend/.env',
+  ])('%s is 404', async (url) => {
+    const res = await raw(url.replace('{root}', root));
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain(SECRET);
+  });
+});
+
+describe('traversal table', () => {
+  const table = [
+    '/vite-dev/fluid/frontend/../../app_configs/demo.ini',
+    '/vite-dev/fluid/frontend/%2e%2e/%2e%2e/app_configs/demo.ini',
+    '/vite-dev/fluid/frontend/%2E%2E/%2E%2E/app_configs/demo.ini',
+    '/vite-dev/fluid/frontend/..%2f..%2fapp_configs%2fdemo.ini',
+    '/vite-dev/fluid/frontend/%2e%2e%2f%2e%2e%2fapp_configs%2fdemo.ini',
+    '/vite-dev/fluid/frontend/..\\..\\app_configs\\demo.ini',
+    '/vite-dev/fluid/frontend/..%5c..%5capp_configs%5cdemo.ini',
+    '/vite-dev/fluid/frontend/%252e%252e/%252e%252e/app_configs/demo.ini',
+    '/vite-dev/fluid/frontend/%252e%252e%252f%252e%252e%252fapp_configs%252fdemo.ini',
+    '/vite-dev/app_configs/demo.ini%00.js',
+    '/vite-dev/fluid/frontend/src/main.js%00/../../../app_configs/demo.ini',
+    '/vite-dev//app_configs/demo.ini',
+    '/vite-dev/./app_configs/demo.ini',
+    '/vite-dev/node_modules/../app_configs/demo.ini',
+    '/vite-dev/node_modules/%2e%2e/app_configs/demo.ini',
+    '/vite-dev/@fs{root}/fluid/frontend/../../app_configs/demo.ini',
+    '/vite-dev/@fs{root}/fluid/frontend/%2e%2e/%2e%2e/app_configs/demo.ini',
+    '/vite-dev/@fs/{root}/app_configs/demo.ini',
+    '/vite-dev/@fs{root}/node_modules/../app_configs/demo.ini',
+    '/vite-dev/@id/{root}/app_configs/demo.ini',
+    '/vite-dev/@id//{root}/app_configs/demo.ini',
+    '/vite-dev/@id{root}/app_configs/demo.ini',
+    '/vite-dev/@vite/../app_configs/demo.ini',
+    '/vite-dev/fluid/frontend/src/%2e%2e/%2e%2e/%2e%2e/.fw/record.json',
+  ];
+
+  it.each(table)('%s is 404 without the secret', async (url) => {
+    const res = await raw(url.replace('{root}', root));
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain(SECRET);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * `fw make` refuses bad input with an error naming what was wrong, and writes nothing: an unknown
+ * generator (did you mean), a missing answer without a terminal (its flag), a bad answer, a
+ * model before `fw migrate init`, and a route or page that clashes with the app (both sides named,
+ * unless --force).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { fw, ok, project, read, snapshot } from './helpers.js';
+
+let root = '';
+let remove = async (): Promise<void> => undefined;
+
+beforeAll(async () => {
+  ({ root, remove } = await project());
+});
+
+afterAll(() => remove());
+
+/** Runs `fw <argv>`, expects it to fail with `message`, and checks nothing was written. */
+async function refused(message: string | RegExp, ...argv: string[]): Promise<void> {
+  const before = await snapshot(root);
+  const run = await fw(root, ...argv);
+  expect(run.code).toBe(1);
+  if (typeof message === 'string') expect(run.error).toBe(message);
+  else expect(run.error).toMatch(message);
+  expect(await snapshot(root)).toEqual(before);
+}
+
+test('an unknown generator: did you mean, and the generators there are', async () => {
+  await refused(
+    'fw make: unknown generator "pgae" (did you mean page?); the generators are route, page, model, mail, guard, event, test, plugin. Run "fw make --list".',
+    'make', 'pgae', 'about',
+  );
+});
+
+test('a missing answer without a terminal names its flag; a bad one says why', async () => {
+  await refused('fw make page: missing --name (Page name): give it as "fw make page <name>" or --name <value>; fw asks only on a terminal.', 'make', 'page');
+  await refused(/^fw make route: --method: expected one of get, post, put, patch, delete, all; got "fetch"$/, 'make', 'route', 'x', '--method', 'fetch');
+  await refused(/^fw make page: --name: "2fast" is not a usable name: start with a letter/, 'make', 'page', '2fast');
+  await refused(/^fw make route: --path: a path starts with "\/"/, 'make', 'route', 'x', '--path', 'nope');
+  await refused('fw make page: unknown option --titel (did you mean --title?). Run "fw make page --help" for its questions.', 'make', 'page', 'x', '--titel', 'X');
+  expect(await ok(root, 'make', 'page', '--help')).toContain('  --title <value>                 Page title [has a default] (or argument 2)');
+});
+
+test('a model before fw migrate init names the command to run', async () => {
+  await refused(
+    'fw make model: prisma/main/schema.prisma does not exist: run "npx fw migrate init" first (it writes the Prisma environment of every bind)',
+    'make', 'model', 'Post',
+  );
+});
+
+test('fw make route and fw make page refuse a clash, naming both sides; --force writes them anyway', async () => {
+  // GET /hello is the htmx app's own route ("hello").
+  await refused(
+    'fw make route: route GET /hello ("greeting") clashes with what the app already has:\n' +
+      '  - GET /hello ("greeting", fluid/app.ts) would answer the same requests as GET /hello ("hello", fluid/app.ts:14)\n' +
+      'Choose another name, or move the route or template it clashes with; pass --force to write it anyway.',
+    'make', 'route', 'greeting', '--router', 'app', '--path', '/hello',
+  );
+  await refused(
+    'fw make page: route GET /welcome ("hello") clashes with what the app already has:\n' +
+      '  - route name "hello" of GET /welcome ("hello", fluid/app.ts) is already taken by GET /hello ("hello", fluid/app.ts:14)\n' +
+      '  - template "hello.html" (rendered by route "hello") is already in fluid/templates/hello.html, which render() finds first\n' +
+      'Choose another name, or move the route or template it clashes with; pass --force to write it anyway.',
+    'make', 'page', 'hello', '--path', '/welcome',
+  );
+  await refused(/^fw make page: route GET \/index \("index"\) clashes with what the app already has:\n {2}- template "index\.html" \(rendered by route "index"\) is already in fluid\/templates\/index\.html, which render\(\) finds first\n/, 'make', 'page', 'index');
+
+  const forced = await ok(root, 'make', 'route', 'greeting', '--router', 'app', '--path', '/hello', '--force');
+  expect(forced).toContain('--force: written despite: GET /hello ("greeting", fluid/app.ts) would answer the same requests as GET /hello ("hello", fluid/app.ts:14)');
+  expect(await read(root, 'fluid/app.ts')).toContain("fluid.app.get('greeting', '/hello', () => ({ route: 'greeting' }));");
+});
