@@ -118,6 +118,19 @@ describe('lean by default', () => {
     expect(npm.calls()).toHaveLength(1);
   });
 
+  test('fw make mail adds nodemailer and says so; --install runs the install', async () => {
+    const root = await newProject('makemail');
+    const npm = await fakeNpm();
+    const said = await fw(root, npm.env, 'make', 'mail', 'welcome', '--subject', 'Hi', '--fields', 'name', '--dry-run');
+    expect(said.error).toBeUndefined();
+    expect(said.out).toContain(`package.json dependencies would change:\n  + nodemailer@${PINS.nodemailer}\n`);
+    const ran = await fw(root, npm.env, 'make', 'mail', 'welcome', '--subject', 'Hi', '--fields', 'name', '--install');
+    expect(ran.error).toBeUndefined();
+    expect(ran.out).toContain('Installed with npm install.');
+    expect(npm.calls()).toEqual([`${root}: install`]);
+    expect((await packageJson(root)).dependencies.nodemailer).toBe(PINS.nodemailer);
+  });
+
   test('a package line you edited stays yours when the subsystem goes away (three-way)', async () => {
     const root = await newProject('edited');
     await editConfig(root, (json) => {
