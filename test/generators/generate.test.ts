@@ -246,6 +246,21 @@ describe('fw create additive', () => {
     expect((await fw(root, 'create', 'additive', 'shop')).error).toMatch(/^additives\/shop already exists/);
   });
 
+  test('again after deleting its folder and fw.json entry by hand: says how, instead of a JSON error on an empty manifest', async () => {
+    const root = await newProject();
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    await rm(path.join(root, 'additives/blog'), { recursive: true });
+    await editConfig(root, (json) => {
+      json.additives = [];
+    });
+    expect((await fw(root, 'create', 'additive', 'blog')).error).toBe(
+      'fw create additive: additives/blog/ was created before and its files deleted by hand, and fw keeps what you delete deleted. Run "fw destroy additive blog --force" to forget it, then create it again.',
+    );
+    expect((await fw(root, 'destroy', 'additive', 'blog', '--force')).code).toBe(0);
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    expect(await exists(path.join(root, 'additives/blog/manifest.json'))).toBe(true);
+  });
+
   test('--dry-run lists the files and writes nothing', async () => {
     const root = await newProject();
     const before = await snapshot(root);

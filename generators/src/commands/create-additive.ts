@@ -49,7 +49,14 @@ async function render(tree: Tree, loaded: LoadedConfig, name: string, force: boo
   tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" added to "additives"` });
   await renderAdditive(tree, name, config.name);
   const manifest = `${additiveDir(name)}/manifest.json`;
-  await validateManifest(name, (await tree.readText(manifest)) ?? '', cache);
+  const manifestText = await tree.readText(manifest);
+  if (manifestText === undefined) {
+    // The record remembers files fw wrote there that you deleted, and a deleted file stays deleted.
+    throw new CliError(
+      `fw create additive: ${additiveDir(name)}/ was created before and its files deleted by hand, and fw keeps what you delete deleted. Run "fw destroy additive ${name} --force" to forget it, then create it again.`,
+    );
+  }
+  await validateManifest(name, manifestText, cache);
   const external = externalAdditives(await tree.readText(APP_FILE), config.additives);
   const others = config.additives.filter((n) => !external.has(n));
   if (!force) {
