@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,23 +77,29 @@ describe('the project', () => {
     expect((await fetch(`${app.url}/static/app.css`)).status).toBe(200);
   });
 
-  test('the scripts: dev, build, start, test, typecheck, lint (oxlint) and format (prettier at fw\'s own version), with their configs; the tsconfig names no script the project lacks', async () => {
+  test('the scripts: dev, build, start, test, typecheck, lint (ESLint) and format (prettier at fw\'s own version), with their configs; the tsconfig names no script the project lacks', async () => {
     const root = await newProject('scripts');
     const pkg = JSON.parse(await read(root, 'package.json')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
     expect(Object.keys(pkg.scripts).sort()).toEqual(['build', 'dev', 'format', 'lint', 'start', 'test', 'typecheck']);
-    expect(pkg.scripts.lint).toBe('oxlint');
+    expect(pkg.scripts.lint).toBe('eslint .');
     expect(pkg.scripts.format).toBe('prettier --write .');
     const cli = JSON.parse(await readFile(path.join(REPO, 'generators/package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.devDependencies.prettier).toBe(cli.dependencies.prettier);
     const rootPkg = JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    expect(pkg.devDependencies.oxlint).toBe(rootPkg.devDependencies.oxlint);
+    // The versions fw lints its tests of this file with (no platform binaries: npm ci works anywhere).
+    for (const name of ['eslint', '@eslint/js', 'typescript-eslint']) expect(pkg.devDependencies[name], name).toBe(rootPkg.devDependencies[name]);
     const tsconfig = await read(root, 'tsconfig.json');
     for (const match of tsconfig.matchAll(/npm run (\w+)/g)) expect(Object.keys(pkg.scripts), `tsconfig.json names npm run ${match[1]}`).toContain(match[1]);
 
-    // Lint and format pass on what fw wrote (the same oxlint and prettier, from this checkout).
-    const lint = spawnSync(path.join(REPO, 'node_modules/.bin/oxlint'), [], { cwd: root, encoding: 'utf8' });
+    // Lint and format pass on what fw wrote (the same ESLint and prettier, from this checkout).
+    await symlink(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+    const lint = spawnSync(path.join(REPO, 'node_modules/.bin/eslint'), ['--max-warnings', '0', '.'], { cwd: root, encoding: 'utf8' });
     expect(lint.status, lint.stdout + lint.stderr).toBe(0);
-    expect(lint.stdout).toMatch(/Found 0 warnings and 0 errors/);
+    // ...and lint does look at the app's code.
+    await writeFile(path.join(root, 'fluid/unused.ts'), 'const unused = 1;\n');
+    const caught = spawnSync(path.join(REPO, 'node_modules/.bin/eslint'), ['.'], { cwd: root, encoding: 'utf8' });
+    expect(caught.stdout).toMatch(/fluid\/unused\.ts[\s\S]*'unused' is assigned a value but never used/);
+    await unlink(path.join(root, 'fluid/unused.ts'));
     const format = spawnSync(path.join(REPO, 'node_modules/.bin/prettier'), ['--check', '.'], { cwd: root, encoding: 'utf8' });
     expect(format.status, format.stdout + format.stderr).toBe(0);
   });
