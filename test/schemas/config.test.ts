@@ -38,7 +38,6 @@ describe('defaults', () => {
       FW_THEMES: true,
       FW_CHECK_FRONTEND: true,
       FW_BUILD_FRONTEND: true,
-      FW_ENV: 'production',
       FW_PROCESSING: true,
       MAIL_PORT: 587,
       MAIL_USE_TLS: false,
