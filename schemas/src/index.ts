@@ -66,6 +66,7 @@ export {
 export { parseJsonText, type ParsedJsonText } from './json-text.js';
 export {
   ENVIRONMENT_PREFIXES,
+  FOREIGN_KEYS,
   FW_ENVIRONMENT_VARIABLES,
   KNOWN_KEY_NAMES,
   RESERVED_PREFIXES,

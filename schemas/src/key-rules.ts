@@ -42,11 +42,19 @@ export const RESERVED_PREFIXES: readonly string[] = Object.freeze(familyPrefixes
 
 /**
  * The reserved prefixes checked in the process environment: all of {@link RESERVED_PREFIXES}
- * except `AUTH_`, `PROXY_` and `WS_`, which other tools use for their own variables (Auth.js's
- * `AUTH_SECRET`, ...). An unknown variable under one of these is an error; any other variable is
- * left alone.
+ * except `AUTH_`, `DATABASE_`, `PROXY_`, `SERVER_` and `WS_`, which other tools use for their own
+ * variables (Auth.js's `AUTH_SECRET`, Prisma's `DATABASE_URL`, CGI's `SERVER_NAME`, ...). An
+ * unknown variable under one of these is an error; any other variable is left alone.
  */
-export const ENVIRONMENT_PREFIXES: readonly string[] = Object.freeze(RESERVED_PREFIXES.filter((p) => !['AUTH_', 'PROXY_', 'WS_'].includes(p)));
+export const ENVIRONMENT_PREFIXES: readonly string[] = Object.freeze(
+  RESERVED_PREFIXES.filter((p) => !['AUTH_', 'DATABASE_', 'PROXY_', 'SERVER_', 'WS_'].includes(p)),
+);
+
+/**
+ * Keys under a reserved prefix that other tools own, so a file may hold them as app-defined keys:
+ * `DATABASE_URL` (Prisma and most database tools read it from `.env`).
+ */
+export const FOREIGN_KEYS: readonly string[] = Object.freeze(['DATABASE_URL']);
 
 /**
  * Environment variables fw's programs read that are not config keys (so never in `fluid.config`):
@@ -85,6 +93,7 @@ export function unknownKeyReason(key: string): string | undefined {
     const base = key.slice(0, -'_FILE'.length);
     return known.has(base) ? undefined : unknownKeyReason(base);
   }
+  if (FOREIGN_KEYS.includes(key)) return undefined;
   if (FW_ENVIRONMENT_VARIABLES.includes(key)) {
     return `${key} is an environment variable of fw's programs, not a config key: set it in the environment`;
   }

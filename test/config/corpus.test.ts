@@ -87,6 +87,8 @@ const INI_FILES: Case[] = [
 
 const DOTENV: Case[] = [
   { name: 'a valid .env', files: { '.env': '# mine\nPORT=9000\nGREETING="hello there"\n' }, expect: 'valid' },
+  { name: "Prisma's DATABASE_URL in .env", files: { '.env': 'DATABASE_URL=postgresql://u@127.0.0.1:5432/app\n' }, expect: 'valid' },
+  { name: 'DATABASE_BIND in .env', files: { '.env': 'DATABASE_BIND=x\n' }, expect: ['.env:1: DATABASE_BIND: unknown key; did you mean DATABASE_BINDS?'] },
   { name: 'FW_APP in .env picks the ini', files: { '.env': 'FW_APP=staging\n', 'app_configs/staging.ini': 'SECRET_KEY = t\n' }, expect: 'valid' },
   { name: 'CACHE_TIPE in .env', files: { '.env': 'PORT=9000\nCACHE_TIPE=redis\n' }, expect: ['.env:2: CACHE_TIPE: unknown key; did you mean CACHE_TYPE?'] },
   { name: 'a repeated .env key', files: { '.env': 'PORT=1\nexport PORT=2\n' }, expect: ['.env:2: PORT: got a second PORT; expected each key once (first at line 1)'] },
@@ -94,7 +96,7 @@ const DOTENV: Case[] = [
 ];
 
 const ENVIRONMENT: Case[] = [
-  { name: 'unrelated variables are left alone', env: { HOME: '/root', PATH: '/bin', AUTH_SECRET: 'auth.js', WS_ENDPOINT: 'x', PROXY_LIST: 'y', DATABASE_URL: 'postgres://x' }, expect: 'valid' },
+  { name: 'unrelated variables are left alone', env: { HOME: '/root', PATH: '/bin', AUTH_SECRET: 'auth.js', WS_ENDPOINT: 'x', PROXY_LIST: 'y', DATABASE_URL: 'postgres://x', SERVER_NAME: 'www', SERVER_SOFTWARE: 'cgi' }, expect: 'valid' },
   { name: "fw's own process variables", env: { FW_APP: 'app', FW_LOG_LEVEL: 'warn', FW_CACHE: 'off', FW_DEBUG: '1' }, expect: 'valid' },
   { name: 'CACHE_TIPE in the environment', env: { CACHE_TIPE: 'redis' }, expect: ['environment: CACHE_TIPE: unknown key; did you mean CACHE_TYPE?'] },
   { name: 'FW_TAILWIN', env: { FW_TAILWIN: '1' }, expect: ['environment: FW_TAILWIN: unknown key; did you mean FW_TAILWIND?'] },
