@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@fw\/schemas$/, replacement: here('./schemas/src/index.ts') },
+      { find: /^@fw\/schemas\/suggest$/, replacement: here('./schemas/src/suggest.ts') },
       { find: /^@fw\/kernel$/, replacement: here('./runtime-kernel/src/index.ts') },
       { find: /^@fw\/kernel\/(.*)$/, replacement: here('./runtime-kernel/src/$1/index.ts') },
     ],

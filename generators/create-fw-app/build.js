@@ -12,6 +12,7 @@
 import { build } from 'esbuild';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { writePins } from '../scripts/write-pins.js';
 
 const here = (/** @type {string} */ p) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -51,6 +52,8 @@ const result = await build({
   logLevel: 'warning',
   // The bundled CommonJS dependencies (handlebars) call require(): give the ES module one.
   banner: { js: "import { createRequire as __fwCreateRequire } from 'node:module'; const require = __fwCreateRequire(import.meta.url);" },
+  // jsonc-parser's `main` is a UMD build whose require() calls esbuild cannot follow: bundle its ES modules.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   plugins: [notShipped],
 });
 await mkdir(here('./blueprints'), { recursive: true });
@@ -58,5 +61,6 @@ for (const kind of BLUEPRINTS) {
   await rm(here(`./blueprints/${kind}`), { recursive: true, force: true });
   await cp(here(`../../blueprints/${kind}`), here(`./blueprints/${kind}`), { recursive: true });
 }
+await writePins(here('.'));
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
 process.stdout.write(`create-fw-app: dist/index.js (${(bytes / 1024).toFixed(0)} KiB) and blueprints/{${BLUEPRINTS.join(',')}}\n`);

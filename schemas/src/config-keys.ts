@@ -203,7 +203,7 @@ export const configShape = {
     .min(1)
     .default('./var/cache')
     .describe('Folder of the file cache, relative to the project root. Default "./var/cache".'),
-  EXT_I18N: bool('Turn the translation extension on (reference: EXT_BABEL). Default false.', false),
+  EXT_I18N: bool('Turn the translation extension on (reference: EXT_BABEL). Default false, or true when I18N_SUPPORTED_LOCALES is set (and EXT_I18N is not).', false),
   I18N_DEFAULT_LOCALE: locale().default('en').describe('Default locale (reference: BABEL_DEFAULT_LOCALE). Default "en".'),
   I18N_SUPPORTED_LOCALES: z
     .array(locale())

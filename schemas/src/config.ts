@@ -9,8 +9,12 @@ import {
   formatValue,
   issuesToProblems,
   makeProblem,
+  UNKNOWN_KEY_PARAMS,
   type ConfigProblem,
+  type TextPosition,
 } from './errors.js';
+import { unknownKeyReason } from './key-rules.js';
+import { closest } from './suggest.js';
 
 /** An UPPERCASE config key name: `A-Z`, `0-9` and `_`, starting with a letter. */
 export const CONFIG_KEY_NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -28,15 +32,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Checks the keys that are not known: UPPERCASE names, string values. */
+/**
+ * Checks the keys that are not known: UPPERCASE names, not a misspelt key of fw's (see
+ * `unknownKeyReason`: a reserved prefix, or one typo away), string values.
+ */
 function checkExtraKeys(value: Record<string, unknown>, ctx: z.RefinementCtx, allowAliases: boolean): void {
   for (const [key, v] of Object.entries(value)) {
     if (knownKeys.has(key) || (allowAliases && Object.hasOwn(CONFIG_ALIASES, key))) continue;
     if (!CONFIG_KEY_NAME.test(key)) {
       const upper = key.toUpperCase();
-      const hint = knownKeys.has(upper) ? ` (did you mean ${upper}? config keys are UPPERCASE)` : '';
-      ctx.addIssue({ code: 'custom', path: [key], message: `an UPPERCASE key name (A-Z, 0-9, _)${hint}` });
-    } else if (typeof v !== 'string') {
+      const near = knownKeys.has(upper) ? [upper] : closest(upper, CONFIG_KEYS);
+      const hint = near.length > 0 ? `did you mean ${near.join(', ')}? (config keys are UPPERCASE: A-Z, 0-9, _)` : 'expected an UPPERCASE key name (A-Z, 0-9, _)';
+      ctx.addIssue({ code: 'custom', path: [key], message: hint, params: UNKNOWN_KEY_PARAMS });
+      continue;
+    }
+    const reason = unknownKeyReason(key);
+    if (reason !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: reason, params: UNKNOWN_KEY_PARAMS });
+    else if (typeof v !== 'string') {
       ctx.addIssue({ code: 'custom', path: [key], message: 'a string (app-defined keys are kept as strings)' });
     }
   }
@@ -144,6 +156,8 @@ export interface ConfigLayer {
   readonly source: string;
   /** Raw key/values; strings are coerced to the key's type. */
   readonly values: Readonly<Record<string, unknown>>;
+  /** Where each key was written in the source file, so error lines name the line (`app.ini:3: ...`). */
+  readonly positions?: Readonly<Record<string, TextPosition>>;
 }
 
 function computeDefaults(): Record<string, unknown> {
@@ -165,12 +179,13 @@ export function configDefaults(): Record<string, unknown> {
 /**
  * Merges config layers in order (defaults first, later layers win key by key: a key's value is
  * replaced whole, objects are not deep-merged), maps the reference's alias names, coerces
- * strings, and validates. Throws {@link ConfigValidationError} listing every problem as
+ * strings, and validates. A layer that sets `I18N_SUPPORTED_LOCALES` turns `EXT_I18N` on, unless
+ * a layer sets `EXT_I18N` itself. Throws {@link ConfigValidationError} listing every problem as
  * `<source>: <KEY.path>: got <value>; expected <what>`; secret values print as `<redacted>`.
  */
 export function parseConfig(layers: readonly ConfigLayer[]): Config {
   const merged: Record<string, unknown> = configDefaults();
-  const sources = new Map<string, string>();
+  const sources = new Map<string, ConfigLayer>();
   const problems: ConfigProblem[] = [];
   for (const layer of layers) {
     if (!isRecord(layer.values)) {
@@ -180,13 +195,23 @@ export function parseConfig(layers: readonly ConfigLayer[]): Config {
     const values = coerceConfigValues(mapAliases(layer.values));
     for (const [key, value] of Object.entries(values)) {
       merged[key] = value;
-      sources.set(key, layer.source);
+      sources.set(key, layer);
     }
   }
+  // Setting the locales is asking for translations: EXT_I18N follows unless a layer sets it.
+  if (sources.has('I18N_SUPPORTED_LOCALES') && !sources.has('EXT_I18N')) merged.EXT_I18N = true;
   const result = configSchema.safeParse(merged, { error: expectedText });
   if (!result.success) {
-    const sourceOf = (path: readonly PropertyKey[]): string => sources.get(String(path[0])) ?? 'defaults';
-    problems.push(...issuesToProblems(result.error.issues, merged, { source: sourceOf }));
+    const sourceOf = (path: readonly PropertyKey[]): string => sources.get(String(path[0]))?.source ?? 'defaults';
+    // A key's line in its file: under its own name, or its alias's.
+    const positionOf = (path: readonly PropertyKey[]): TextPosition | undefined => {
+      if (path.length !== 1) return undefined;
+      const key = String(path[0]);
+      const positions = sources.get(key)?.positions;
+      if (!positions) return undefined;
+      return positions[key] ?? Object.entries(CONFIG_ALIASES).map(([alias, canonical]) => (canonical === key ? positions[alias] : undefined)).find(Boolean);
+    };
+    problems.push(...issuesToProblems(result.error.issues, merged, { source: sourceOf, positionOf }));
   }
   if (!result.success || problems.length > 0) throw new ConfigValidationError(problems);
   return result.data as Config;
@@ -196,13 +221,16 @@ export function parseConfig(layers: readonly ConfigLayer[]): Config {
  * Validates the values of one `app_configs/<app>.ini` file (or any single layer): maps aliases,
  * coerces strings, applies no defaults. Throws {@link ConfigValidationError} naming `source`.
  */
-export function parseAppIni(values: unknown, source: string): PartialConfig {
+export function parseAppIni(values: unknown, source: string, positions?: Readonly<Record<string, TextPosition>>): PartialConfig {
   if (!isRecord(values)) {
     throw new ConfigValidationError([makeProblem(source, formatPath([]), formatValue(values), 'an object of config keys')]);
   }
   const coerced = coerceConfigValues(mapAliases(values));
   const result = partialConfigSchema.safeParse(coerced, { error: expectedText });
-  if (!result.success) throw new ConfigValidationError(issuesToProblems(result.error.issues, coerced, { source }));
+  if (!result.success) {
+    const positionOf = (path: readonly PropertyKey[]): TextPosition | undefined => (path.length === 1 ? positions?.[String(path[0])] : undefined);
+    throw new ConfigValidationError(issuesToProblems(result.error.issues, coerced, { source, positionOf }));
+  }
   return result.data;
 }
 

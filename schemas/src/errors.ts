@@ -1,4 +1,12 @@
 import type * as z from 'zod';
+import { closest } from './suggest.js';
+import { allowedKeysOf } from './strict.js';
+
+/** Where in a file a key or an error is: 1-based line, and column when known. */
+export interface TextPosition {
+  readonly line: number;
+  readonly column?: number;
+}
 
 /** One thing wrong with a config value, already rendered as a user-facing line. */
 export interface ConfigProblem {
@@ -10,7 +18,12 @@ export interface ConfigProblem {
   readonly got: string;
   /** What would have been allowed. */
   readonly expected: string;
-  /** `<source>: <path>: got <got>; expected <expected>` (without `<source>: ` when unknown). */
+  /** Where in the source file the key (or the error) is, when known. */
+  readonly at?: TextPosition;
+  /**
+   * `<source>[:<line>[:<column>]]: <path>: got <got>; expected <expected>` (without the source when
+   * unknown); an unknown key reads `<source>: <path>: unknown key; <expected>`.
+   */
   readonly line: string;
 }
 
@@ -177,17 +190,61 @@ export interface ProblemOptions {
   readonly source?: SourceOf;
   /** A name to prefix every path with (e.g. `frontend` for a bare frontend block). */
   readonly root?: string;
+  /** Where the key at a path was written in the source file (line and column in error lines). */
+  readonly positionOf?: (path: readonly PropertyKey[]) => TextPosition | undefined;
 }
 
-/** Builds one problem line from its parts. */
+/** The `params` of a custom zod issue that reports a key which is not allowed (its message is the hint). */
+export const UNKNOWN_KEY_PARAMS = Object.freeze({ fw: 'unknown-key' });
+
+function isUnknownKeyIssue(issue: z.core.$ZodIssue): boolean {
+  return issue.code === 'custom' && (issue.params as { fw?: unknown } | undefined)?.fw === UNKNOWN_KEY_PARAMS.fw;
+}
+
+/** The position of the key at `path`, else of the nearest enclosing key. */
+function nearestPosition(path: readonly PropertyKey[], positionOf: ProblemOptions['positionOf']): TextPosition | undefined {
+  if (!positionOf) return undefined;
+  for (let n = path.length; n > 0; n--) {
+    const at = positionOf(path.slice(0, n));
+    if (at) return at;
+  }
+  return undefined;
+}
+
+/** `fw.json:3:5`, `app.ini:2`, or the source alone. */
+export function locate(source: string, at: TextPosition | undefined): string {
+  if (at === undefined) return source;
+  return at.column === undefined ? `${source}:${at.line}` : `${source}:${at.line}:${at.column}`;
+}
+
+function problem(source: string | undefined, path: string, got: string, expected: string, body: string, at?: TextPosition): ConfigProblem {
+  const line = source === undefined ? body : `${locate(source, at)}: ${body}`;
+  return at === undefined ? { source, path, got, expected, line } : { source, path, got, expected, at, line };
+}
+
+/** Builds one problem line from its parts (`at`: where in `source` it is). */
 export function makeProblem(
   source: string | undefined,
   path: string,
   got: string,
   expected: string,
+  at?: TextPosition,
 ): ConfigProblem {
-  const body = `${path}: got ${got}; expected ${expected}`;
-  return { source, path, got, expected, line: source === undefined ? body : `${source}: ${body}` };
+  return problem(source, path, got, expected, `${path}: got ${got}; expected ${expected}`, at);
+}
+
+/** What {@link makeProblem} puts in `got` for a key that is not allowed where it was written. */
+export const UNKNOWN_KEY = 'an unknown key';
+
+/** A key that is not allowed: `<source>: <path>: unknown key; <hint>` (the hint says what would be, with a did-you-mean). */
+export function unknownKeyProblem(source: string | undefined, path: string, hint: string, at?: TextPosition): ConfigProblem {
+  return problem(source, path, UNKNOWN_KEY, hint, `${path}: unknown key; ${hint}`, at);
+}
+
+/** The hint of an unknown key among `allowed`: `did you mean X? (expected only ...)` or the expectation alone. */
+export function unknownKeyHint(key: string, allowed: readonly string[], expected: string): string {
+  const near = closest(key, allowed);
+  return near.length === 0 ? `expected ${expected}` : `did you mean ${near.join(', ')}? (expected ${expected})`;
 }
 
 /**
@@ -200,7 +257,7 @@ export function issuesToProblems(
   input: unknown,
   options: ProblemOptions = {},
 ): ConfigProblem[] {
-  const { source, root } = options;
+  const { source, root, positionOf } = options;
   const sourceFor = (path: readonly PropertyKey[]): string | undefined =>
     typeof source === 'function' ? source(path) : source;
   const problems: ConfigProblem[] = [];
@@ -209,13 +266,25 @@ export function issuesToProblems(
       issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [[...issue.path]];
     for (const path of paths) {
       const secret = isSecretPath(path, root);
+      const at = nearestPosition(path, positionOf);
+      if (issue.code === 'unrecognized_keys') {
+        const key = String(path.at(-1));
+        const allowed = allowedKeysOf(issue.message);
+        const hint = allowed ? unknownKeyHint(key, allowed, issue.message) : `expected ${issue.message}`;
+        problems.push(unknownKeyProblem(sourceFor(path), formatPath(path, root), hint, at));
+        continue;
+      }
+      if (isUnknownKeyIssue(issue)) {
+        problems.push(unknownKeyProblem(sourceFor(path), formatPath(path, root), issue.message, at));
+        continue;
+      }
       if (issue.code === 'invalid_key') {
         // A bad record key: show the key itself, and what the key schema wanted.
         const expected = issue.issues[0]?.message ?? issue.message;
-        problems.push(makeProblem(sourceFor(path), formatPath(path, root), `the key ${formatValue(path.at(-1), secret)}`, expected));
+        problems.push(makeProblem(sourceFor(path), formatPath(path, root), `the key ${formatValue(path.at(-1), secret)}`, expected, at));
         continue;
       }
-      problems.push(makeProblem(sourceFor(path), formatPath(path, root), formatValue(valueAt(input, path), secret), issue.message));
+      problems.push(makeProblem(sourceFor(path), formatPath(path, root), formatValue(valueAt(input, path), secret), issue.message, at));
     }
   }
   return problems;

@@ -10,7 +10,9 @@ export {
   formatPath,
   formatValue,
   issuesToProblems,
+  locate,
   type ConfigProblem,
+  type TextPosition,
   type ProblemOptions,
   type SourceOf,
 } from './errors.js';
@@ -61,8 +63,20 @@ export {
   type KnownConfig,
   type PartialConfig,
 } from './config.js';
+export { parseJsonText, type ParsedJsonText } from './json-text.js';
+export {
+  ENVIRONMENT_PREFIXES,
+  FOREIGN_KEYS,
+  FW_ENVIRONMENT_VARIABLES,
+  KNOWN_KEY_NAMES,
+  RESERVED_PREFIXES,
+  environmentValues,
+  unknownKeyReason,
+} from './key-rules.js';
+export { closest, didYouMean, editDistance, typoOf } from './suggest.js';
 export {
   parseProjectConfig,
+  parseProjectConfigText,
   projectConfigSchema,
   type ProjectConfig,
   type ProjectConfigInput,
@@ -72,6 +86,7 @@ export {
   SEMVER_PATTERN,
   additiveManifestSchema,
   parseAdditiveManifest,
+  parseAdditiveManifestText,
   type AdditiveManifest,
   type AdditiveManifestInput,
 } from './manifest.js';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ConfigValidationError, expectedText, issuesToProblems } from './errors.js';
+import { ConfigValidationError, expectedText, issuesToProblems, makeProblem, type TextPosition } from './errors.js';
+import { parseJsonText } from './json-text.js';
 import { frontendSchema } from './frontend.js';
 import { additiveNameSchema } from './name-schemas.js';
 import { strictObject } from './strict.js';
@@ -43,8 +44,29 @@ export type AdditiveManifestInput = z.input<typeof additiveManifestSchema>;
  * Validates parsed `manifest.json` content. Throws {@link ConfigValidationError} whose lines
  * start with `file`, e.g. `additives/blog/manifest.json: version: got "1"; expected a semantic version ...`.
  */
-export function parseAdditiveManifest(json: unknown, file: string): AdditiveManifest {
+export function parseAdditiveManifest(
+  json: unknown,
+  file: string,
+  positionOf?: (path: readonly PropertyKey[]) => TextPosition | undefined,
+): AdditiveManifest {
   const result = additiveManifestSchema.safeParse(json, { error: expectedText });
-  if (!result.success) throw new ConfigValidationError(issuesToProblems(result.error.issues, json, { source: file }));
+  if (!result.success) throw new ConfigValidationError(issuesToProblems(result.error.issues, json, { source: file, ...(positionOf ? { positionOf } : {}) }));
   return result.data;
+}
+
+/**
+ * Parses and validates the text of an Additive's `manifest.json`, whole: a BOM is accepted,
+ * syntax errors and repeated keys name the line and column, every key is checked (`version:
+ * "abc"`, `name: 42` and unknown keys are errors naming `file` and the line). With `name`, the
+ * manifest's `name` must be it (the Additive's folder `additives/<name>/`, its `new Additive(name)`).
+ */
+export function parseAdditiveManifestText(text: string, file: string, name?: string): AdditiveManifest {
+  const parsed = parseJsonText(text, file);
+  const manifest = parseAdditiveManifest(parsed.value, file, parsed.positionOf);
+  if (name !== undefined && manifest.name !== name) {
+    throw new ConfigValidationError([
+      makeProblem(file, 'name', JSON.stringify(manifest.name), `${JSON.stringify(name)}, the Additive's own name`, parsed.positionOf(['name'])),
+    ]);
+  }
+  return manifest;
 }

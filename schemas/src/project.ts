@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { mapAliases } from './aliases.js';
 import { coerceConfigValues } from './config-coerce.js';
 import { partialConfigSchema } from './config.js';
-import { ConfigValidationError, expectedText, issuesToProblems } from './errors.js';
+import { ConfigValidationError, expectedText, issuesToProblems, type TextPosition } from './errors.js';
+import { parseJsonText } from './json-text.js';
 import { additiveNameSchema, projectNameSchema } from './name-schemas.js';
 import { strictObject } from './strict.js';
 
@@ -35,7 +36,11 @@ export type ProjectConfigInput = z.input<typeof projectConfigSchema>;
  * {@link ConfigValidationError} whose lines start with `file`, e.g.
  * `fw.json: config.APP_FRONTEND.framework: got "angular"; expected one of lit, ...`.
  */
-export function parseProjectConfig(json: unknown, file: string): ProjectConfig {
+export function parseProjectConfig(
+  json: unknown,
+  file: string,
+  positionOf?: (path: readonly PropertyKey[]) => TextPosition | undefined,
+): ProjectConfig {
   let input = json;
   if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
     const record = json as Record<string, unknown>;
@@ -45,6 +50,18 @@ export function parseProjectConfig(json: unknown, file: string): ProjectConfig {
     }
   }
   const result = projectConfigSchema.safeParse(input, { error: expectedText });
-  if (!result.success) throw new ConfigValidationError(issuesToProblems(result.error.issues, input, { source: file }));
+  if (!result.success) throw new ConfigValidationError(issuesToProblems(result.error.issues, input, { source: file, ...(positionOf ? { positionOf } : {}) }));
   return result.data;
+}
+
+/**
+ * Parses and validates the text of `fw.json` (see `parseJsonText`: a BOM is accepted, syntax
+ * errors and repeated keys name the line and column) with {@link parseProjectConfig}; every error
+ * line names `file` and the line of the key, e.g.
+ * `fw.json:6:5: config.CACHE_TIPE: unknown key; did you mean CACHE_TYPE? (...)`.
+ * Also returns where each key was written.
+ */
+export function parseProjectConfigText(text: string, file: string): { config: ProjectConfig; positionOf: (path: readonly PropertyKey[]) => TextPosition | undefined } {
+  const parsed = parseJsonText(text, file);
+  return { config: parseProjectConfig(parsed.value, file, parsed.positionOf), positionOf: parsed.positionOf };
 }

@@ -43,6 +43,8 @@ beforeAll(async () => {
   fw('create', 'additive', 'shop-items');
   // Hand edits in both additives and in the app file.
   await edit('additives/blog/api.ts', "ok: true", "ok: true, edited: 'by hand'");
+  // An Additive gets no websocket route by default: this one is the user's own.
+  await edit('additives/blog/index.ts', 'app(blog.app);', "app(blog.app);\nblog.ws.route('echo', '/echo', (socket) => {\n  socket.on('message', (data) => socket.send(data));\n});");
   await edit('additives/shop-items/templates/shop-items/index.html', '<h1>{{title}}</h1>', '<h1>{{title}}</h1>\n    <p>hand-made shop banner</p>');
   await edit('fluid/app.ts', 'export default fluid;', "fluid.app.get('ping', '/ping', () => 'pong');\n\nexport default fluid;");
   // Switch the surface type: htmx -> none.
@@ -108,7 +110,7 @@ test('fw run boots and serves both additives (pages, API, static, websocket) wit
     expect(await blog.text()).toContain('<h1>blog</h1>');
     const shop = await (await fetch(`${base}/shop-items/`)).text();
     expect(shop).toContain('hand-made shop banner');
-    const css = await fetch(`${base}/shop-items/static/shop-items/shop-items.css`);
+    const css = await fetch(`${base}/shop-items/static/shop-items.css`);
     expect(css.status).toBe(200);
     expect(await css.text()).toContain('font-family');
     expect(await (await fetch(`${base}/ping`)).text()).toBe('pong');

@@ -10,7 +10,7 @@ import { readRecord, readStored } from '../../generators/src/pipeline/index.js';
 import { listFiles, REPO, tempDir, testIO } from './helpers.js';
 
 const PROJECT_FILES = [
-  '.gitignore', '.prettierrc.json', 'README.md', 'fluid/app.ts', 'fluid/server.ts', 'fluid/static/app.css',
+  '.env.example', '.gitignore', '.prettierignore', '.prettierrc.json', 'README.md', 'eslint.config.js', 'fluid/app.ts', 'fluid/server.ts', 'fluid/static/app.css',
   'fluid/templates/hello.html', 'fluid/templates/index.html', 'fw.json', 'package.json',
   'test/home.test.ts', 'tsconfig.build.json', 'tsconfig.json', 'vitest.config.ts',
 ];
@@ -45,10 +45,12 @@ describe('create project', () => {
       start: 'node --enable-source-maps dist/fluid/server.js',
       test: 'vitest run',
       typecheck: 'tsc --noEmit',
+      lint: 'eslint .',
+      format: 'prettier --write .',
     });
     const index = await readFile(path.join(root, 'fluid/templates/index.html'), 'utf8');
     expect(index).toContain('{{frontend}}');
-    expect(index).toContain('hx-get="/hello"');
+    expect(index).toContain(`hx-get="{{url_for 'hello'}}"`);
     expect(index).not.toContain('x-data');
     expect(await readFile(path.join(root, '.gitignore'), 'utf8')).toMatch(/node_modules\/\nvar\/\n\.env\n[\s\S]*fluid\/static\/tailwind\.css/);
     const record = await readRecord(root);

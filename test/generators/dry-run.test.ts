@@ -105,7 +105,7 @@ describe('--dry-run of every command writes nothing and prints what the real run
     await appendFile(path.join(root, 'additives/blog/api.ts'), '// mine\n');
     await appendFile(path.join(root, 'additives/blog/notes.md'), 'my notes\n');
     const files = await dryRunMatches(root, root, 'destroy', 'additive', 'blog', '--force');
-    expect(files.filter((f) => f.action === 'delete')).toHaveLength(9);
+    expect(files.filter((f) => f.action === 'delete')).toHaveLength(7);
     expect(await readFile(path.join(root, 'additives/blog/notes.md'), 'utf8')).toBe('my notes\n');
   });
 

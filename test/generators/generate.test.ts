@@ -14,7 +14,7 @@ import { editConfig, fw, newProject, read, snapshot } from './project-helpers.js
 
 const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
 const ADDITIVE_FILES = [
-  'api.ts', 'app.ts', 'enable.ts', 'hooks.ts', 'index.ts', 'manifest.json', 'static/NAME/NAME.css', 'templates/NAME/index.html', 'ws.ts',
+  'api.ts', 'app.ts', 'index.ts', 'manifest.json', 'NAME.test.ts', 'static/NAME.css', 'templates/NAME/index.html',
 ];
 
 describe('fw generate', () => {
@@ -145,9 +145,9 @@ describe('fw generate', () => {
     const root = await newProject();
     expect((await fw(path.dirname(root), 'generate')).error).toMatch(/^no fw\.json found in /);
     await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx', framework: 'react' }));
-    expect((await fw(root, 'generate')).error).toMatch(/fw\.json: config\.APP_FRONTEND/);
+    expect((await fw(root, 'generate')).error).toMatch(/fw\.json:\d+:\d+: config\.APP_FRONTEND/);
     await writeFile(path.join(root, 'fw.json'), '{ nope');
-    expect((await fw(root, 'generate')).error).toMatch(/^fw\.json is not valid JSON/);
+    expect((await fw(root, 'generate')).error).toMatch(/^fw\.json:1:\d+: not valid JSON/);
     expect((await fw(root, 'generate', 'extra')).error).toMatch(/unexpected argument extra/);
   });
 });
@@ -244,6 +244,21 @@ describe('fw create additive', () => {
     expect((await fw(root, 'create', 'additive', 'blog')).error).toBe('additive "blog" already exists: fw.json "additives" lists it');
     await mkdir(path.join(root, 'additives/shop'), { recursive: true });
     expect((await fw(root, 'create', 'additive', 'shop')).error).toMatch(/^additives\/shop already exists/);
+  });
+
+  test('again after deleting its folder and fw.json entry by hand: says how, instead of a JSON error on an empty manifest', async () => {
+    const root = await newProject();
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    await rm(path.join(root, 'additives/blog'), { recursive: true });
+    await editConfig(root, (json) => {
+      json.additives = [];
+    });
+    expect((await fw(root, 'create', 'additive', 'blog')).error).toBe(
+      'fw create additive: additives/blog/ was created before and its files deleted by hand, and fw keeps what you delete deleted. Run "fw destroy additive blog --force" to forget it, then create it again.',
+    );
+    expect((await fw(root, 'destroy', 'additive', 'blog', '--force')).code).toBe(0);
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    expect(await exists(path.join(root, 'additives/blog/manifest.json'))).toBe(true);
   });
 
   test('--dry-run lists the files and writes nothing', async () => {

@@ -14,12 +14,13 @@ beforeAll(() => {
   }
 });
 
-test('on a TTY it prompts for the surface and Alpine, and uses the answers', async () => {
+test('on a TTY it prompts for the surface and Alpine, then offers the install and git init, and uses the answers', async () => {
   const cwd = await tempDir();
   // `script` runs the CLI on a pseudo-terminal; answers are typed once each prompt shows.
   const child = spawn('script', ['-qec', `${process.execPath} ${CREATE_BIN} prompted`, '/dev/null'], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, GIT_AUTHOR_NAME: 'fw test', GIT_AUTHOR_EMAIL: 'test@fw.invalid', GIT_COMMITTER_NAME: 'fw test', GIT_COMMITTER_EMAIL: 'test@fw.invalid' },
   });
   let screen = '';
   const answered = new Set<string>();
@@ -33,6 +34,8 @@ test('on a TTY it prompts for the surface and Alpine, and uses the answers', asy
     screen += chunk.toString();
     answer('Frontend surface of the main app', '\r'); // the default: htmx
     answer('Add Alpine.js?', 'y\r');
+    answer('Install the dependencies now (npm install)?', 'n\r');
+    answer('Initialize a git repository?', '\r'); // the default: yes
   });
   const code = await new Promise<number | null>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -45,7 +48,11 @@ test('on a TTY it prompts for the surface and Alpine, and uses the answers', asy
     });
   });
   expect(code).toBe(0);
-  expect([...answered]).toEqual(['Frontend surface of the main app', 'Add Alpine.js?']);
+  expect([...answered]).toEqual(['Frontend surface of the main app', 'Add Alpine.js?', 'Install the dependencies now (npm install)?', 'Initialize a git repository?']);
   const fw = JSON.parse(await readFile(path.join(cwd, 'prompted/fw.json'), 'utf8'));
   expect(fw.config.APP_FRONTEND).toEqual({ type: 'htmx', alpine: true });
+  // Not installed (answered no), so the next steps still say how; a repository with a first commit.
+  expect(screen).toMatch(/Next steps:\s+cd prompted\s+npm install\s+npm run dev/);
+  expect(existsSync(path.join(cwd, 'prompted/node_modules'))).toBe(false);
+  expect(spawnSync('git', ['log', '--format=%s'], { cwd: path.join(cwd, 'prompted'), encoding: 'utf8' }).stdout).toBe('Initial commit from create-fw-app\n');
 }, 30_000);

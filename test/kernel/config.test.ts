@@ -57,7 +57,7 @@ describe('X_FILE indirection', () => {
   it('names the key and the path when the file is missing', () => {
     const root = makeProject({ ini: 'SECRET_KEY_FILE = nope/secret\n' });
     expect(() => loadConfig({ root, env: {} })).toThrow(ConfigError);
-    expect(() => loadConfig({ root, env: {} })).toThrow(/app_configs\/demo\.ini: SECRET_KEY_FILE: cannot read .*nope\/secret/);
+    expect(() => loadConfig({ root, env: {} })).toThrow(/app_configs\/demo\.ini:1: SECRET_KEY_FILE: cannot read .*nope\/secret/);
   });
 
   it('refuses X and X_FILE in the same layer', () => {
@@ -85,12 +85,12 @@ describe('config errors', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect(String((err as Error).message)).toMatch(/fw\.json: config\.APP_FRONTEND\.type/);
+    expect(String((err as Error).message)).toMatch(/fw\.json:\d+:\d+: config\.APP_FRONTEND\.type/);
   });
 
   it('names the ini file for a bad ini value', () => {
     const root = makeProject({ ini: 'SECRET_KEY = s\nPORT = eighty\n' });
-    expect(() => loadConfig({ root, env: {} })).toThrow(/app_configs\/demo\.ini: PORT: got "eighty"/);
+    expect(() => loadConfig({ root, env: {} })).toThrow(/app_configs\/demo\.ini:2: PORT: got "eighty"/);
   });
 
   it('names the environment for a bad environment value', () => {
@@ -108,7 +108,7 @@ describe('config errors', () => {
   it('reports a missing or broken fw.json clearly', () => {
     const root = makeProject();
     writeFileSync(join(root, 'fw.json'), '{ nope');
-    expect(() => loadConfig({ root, env: {} })).toThrow(/fw\.json is not valid JSON/);
+    expect(() => loadConfig({ root, env: {} })).toThrow(/fw\.json:1:3: not valid JSON: got \"nope\"; expected a property name in double quotes/);
     expect(() => loadConfig({ root: join(root, 'app_configs'), env: {} })).toThrow(/Cannot read fw\.json in .*Is this an fw project root/);
   });
 });

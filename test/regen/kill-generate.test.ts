@@ -28,7 +28,7 @@ test('SIGKILL mid-write: files old or new, record consistent, the next run compl
   const proc = spawn(process.execPath, [FW_BIN, 'generate'], { cwd: root, stdio: 'ignore' });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.on('exit', (_code, signal) => resolve(signal)));
   const firstFile = path.join(root, 'additives/a005/index.ts');
-  const lastFile = path.join(root, `additives/${names.at(-1)}/ws.ts`);
+  const lastFile = path.join(root, `additives/${names.at(-1)}/templates/${names.at(-1)}/index.html`);
   const deadline = Date.now() + 60_000;
   while (!existsSync(firstFile)) {
     if (Date.now() > deadline) throw new Error('fw generate never started writing');
@@ -60,7 +60,7 @@ test('SIGKILL mid-write: files old or new, record consistent, the next run compl
     const now = final.get(file)?.bytes;
     expect(bytes.equals(now ?? Buffer.alloc(0)) || (old !== undefined && bytes.equals(old)), `${file} is neither old nor new`).toBe(true);
   }
-  for (const name of names) expect(final.has(`additives/${name}/ws.ts`), name).toBe(true);
+  for (const name of names) expect(final.has(`additives/${name}/templates/${name}/index.html`), name).toBe(true);
   const record = await readRecord(root);
   for (const [file, entry] of Object.entries(record!.files)) expect(final.has(file) || entry.generator !== 'additive:a000', file).toBe(true);
   const app = await readFile(path.join(root, 'fluid/app.ts'), 'utf8');

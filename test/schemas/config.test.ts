@@ -278,8 +278,8 @@ describe('app-defined keys', () => {
     const err = errorOf([layer('fw.json', { debug: true, my_key: 'x' })]);
     expect(err.message).toBe(
       [
-        'fw.json: debug: got "true"; expected an UPPERCASE key name (A-Z, 0-9, _) (did you mean DEBUG? config keys are UPPERCASE)',
-        'fw.json: my_key: got <redacted>; expected an UPPERCASE key name (A-Z, 0-9, _)',
+        'fw.json: debug: unknown key; did you mean DEBUG? (config keys are UPPERCASE: A-Z, 0-9, _)',
+        'fw.json: my_key: unknown key; expected an UPPERCASE key name (A-Z, 0-9, _)',
       ].join('\n'),
     );
   });

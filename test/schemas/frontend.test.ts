@@ -64,10 +64,10 @@ describe('validateConfig: forbidden blocks and their exact reasons', () => {
     ['alpine as 1', { type: 'htmx', alpine: 1 }, 'frontend.alpine: got 1; expected a boolean (true or false)'],
     ['typescript not a boolean', { type: 'vite', framework: 'lit', typescript: 'no' }, 'frontend.typescript: got "no"; expected a boolean (true or false)'],
     ['register_index not a boolean', { type: 'vite', framework: 'lit', register_index: null }, 'frontend.register_index: got null; expected a boolean (true or false)'],
-    ['alpine on none', { type: 'none', alpine: true }, 'frontend.alpine: got true; expected only the key type for type "none"'],
-    ['framework on htmx', { type: 'htmx', framework: 'react' }, 'frontend.framework: got "react"; expected only the keys type, alpine for type "htmx"'],
-    ['alpine on vite', { type: 'vite', framework: 'react', alpine: true }, 'frontend.alpine: got true; expected only the keys type, framework, typescript, register_index for type "vite"'],
-    ['registerIndex spelled camelCase', { type: 'vite', framework: 'react', registerIndex: false }, 'frontend.registerIndex: got false; expected only the keys type, framework, typescript, register_index for type "vite"'],
+    ['alpine on none', { type: 'none', alpine: true }, 'frontend.alpine: unknown key; expected only the key type for type "none"'],
+    ['framework on htmx', { type: 'htmx', framework: 'react' }, 'frontend.framework: unknown key; expected only the keys type, alpine for type "htmx"'],
+    ['alpine on vite', { type: 'vite', framework: 'react', alpine: true }, 'frontend.alpine: unknown key; expected only the keys type, framework, typescript, register_index for type "vite"'],
+    ['registerIndex spelled camelCase', { type: 'vite', framework: 'react', registerIndex: false }, 'frontend.registerIndex: unknown key; did you mean register_index? (expected only the keys type, framework, typescript, register_index for type "vite")'],
   ];
 
   test.each(cases)('%s', (_name, block, reason) => {
@@ -80,7 +80,7 @@ describe('validateConfig: forbidden blocks and their exact reasons', () => {
       [
         `frontend.framework: got "angular"; expected one of ${FRAMEWORK_LIST}`,
         'frontend.typescript: got "yes"; expected a boolean (true or false)',
-        'frontend.extra: got 1; expected only the keys type, framework, typescript, register_index for type "vite"',
+        'frontend.extra: unknown key; expected only the keys type, framework, typescript, register_index for type "vite"',
       ].join('\n'),
     ]);
   });

@@ -44,7 +44,7 @@ describe('parseAdditiveManifest', () => {
     ['reserved name', { name: 'static', version: '1.0.0' }, `${FILE}: name: got "static"; expected any name except fluid, api, ws, static, frontend, vite-dev, additives, node_modules (it is a path the kernel reserves)`],
     ['bad frontend', { name: 'blog', version: '1.0.0', frontend: { type: 'vite', framework: 'angular' } }, `${FILE}: frontend.framework: got "angular"; expected one of lit, none, preact, qwik, react, solid, svelte, vue`],
     ['bad package', { name: 'blog', version: '1.0.0', package: 'Fw Blog' }, `${FILE}: package: got "Fw Blog"; expected an npm package name such as "fw-blog" or "@acme/fw-blog"`],
-    ['unknown key', { name: 'blog', version: '1.0.0', routes: [] }, `${FILE}: routes: got []; expected only the keys name, version, description, frontend, package in an additive manifest`],
+    ['unknown key', { name: 'blog', version: '1.0.0', routes: [] }, `${FILE}: routes: unknown key; expected only the keys name, version, description, frontend, package in an additive manifest`],
     ['not an object', 'blog', `${FILE}: (top level): got "blog"; expected an object`],
   ];
   test.each(bad)('%s', (_name, json, message) => {

@@ -8,11 +8,25 @@ export function additiveDir(name: string): string {
   return `additives/${name}`;
 }
 
+/** Whether a frontend block is a Vite surface that serves its own index at the surface root. */
+export function servesViteIndex(frontend: unknown): boolean {
+  const block = frontend as { type?: unknown; register_index?: unknown } | undefined;
+  return block?.type === 'vite' && block.register_index !== false;
+}
+
 /**
  * Renders the files of one Additive (`blueprints/additive` → `additives/<name>/`) into `tree`,
- * recorded with the generator id `additive:<name>`. Returns the paths rendered.
+ * recorded with the generator id `additive:<name>`. `frontend` is the `frontend` block of its
+ * manifest: a Vite surface that serves its index at `/<name>/` gets no template page (`app.ts`,
+ * its template and stylesheet), which would answer that path first. Returns the paths rendered.
  */
-export async function renderAdditive(tree: Tree, name: string, projectName: string): Promise<string[]> {
+export async function renderAdditive(tree: Tree, name: string, projectName: string, frontend?: unknown): Promise<string[]> {
   const blueprint = await loadBlueprint('additive');
-  return renderBlueprint(blueprint, { name, id: additiveVariable(name), project: projectName }, tree, additiveGeneratorId(name), additiveDir(name));
+  const viteIndex = servesViteIndex(frontend);
+  const dir = additiveDir(name);
+  const written = renderBlueprint(blueprint, { name, id: additiveVariable(name), project: projectName, viteIndex }, tree, additiveGeneratorId(name), dir);
+  const page = [`${dir}/app.ts`, `${dir}/templates/${name}/index.html`, `${dir}/static/${name}.css`];
+  if (!viteIndex) return written;
+  for (const file of page) tree.unrender(file);
+  return written.filter((file) => !page.includes(file));
 }

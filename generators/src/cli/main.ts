@@ -1,12 +1,39 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CliError } from './errors.js';
 import { processIO, type CommandIO } from './io.js';
 
 /** A command entry point: argv after the command words, the IO, and the exit code it returns. */
 export type CommandMain = (argv: string[], io: CommandIO) => Promise<number>;
 
+/** The folder of the fw CLI itself (its frames are never "where your code threw"). */
+const CLI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Where an error that is not fw's own came from: the first stack frame in a file of the user's
+ * (not in node_modules, not Node's, not the CLI's), as `fluid/db.ts:9:31` relative to `cwd`.
+ */
+export function userFrame(error: Error, cwd: string): string | undefined {
+  for (const line of (error.stack ?? '').split('\n').slice(1)) {
+    const match = /(?:\(|at )(?:file:\/\/)?(\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
+    if (!match) continue;
+    const file = match[1]!;
+    if (file.includes('/node_modules/') || file.startsWith(CLI_ROOT + path.sep)) continue;
+    return `${path.relative(cwd, file) || file}:${match[2]}:${match[3]}`;
+  }
+  return undefined;
+}
+
+const PROGRAMMING_ERRORS = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
+
+/** A value read from a module that is still loading (an import cycle) fails with one of these. */
+const TOO_EARLY = /Cannot read properties of undefined|before initialization/;
+
 /**
  * Runs a command as a process: prints any error as `error: <message>` on stderr (with the stack
- * when FW_DEBUG is set) and sets the exit code (1 unless a {@link CliError} says otherwise).
+ * when FW_DEBUG is set) and sets the exit code (1 unless a {@link CliError} says otherwise). An
+ * error thrown by the app's own code (`fw run` loading `fluid/app.ts`) also names the file and
+ * line it came from, and a read of a module that was still loading says it may be an import cycle.
  */
 export async function runMain(main: CommandMain, argv: string[]): Promise<void> {
   const io = processIO();
@@ -15,6 +42,18 @@ export async function runMain(main: CommandMain, argv: string[]): Promise<void> 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`error: ${message}\n`);
+    // Only for programming errors: fw's and the kernel's own errors say what is wrong themselves.
+    const frame = error instanceof Error && PROGRAMMING_ERRORS.has(error.name) ? userFrame(error, io.cwd) : undefined;
+    if (frame) {
+      io.stderr.write(`  at ${frame}\n`);
+      if (TOO_EARLY.test(message)) {
+        io.stderr.write(
+          `  ${frame.replace(/:\d+:\d+$/, '')} read a value of a module that was still loading. If it imports fluid/app.ts (directly or not) ` +
+            'while fluid/app.ts imports it, the app does not exist yet when it runs: take what it needs from the config instead ' +
+            '(docs/databases.md shows a fluid/db.ts that does).\n',
+        );
+      }
+    }
     if (io.env.FW_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   }

@@ -1,11 +1,12 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAdditiveManifest, validateAdditiveName } from '@fw/schemas';
+import { validateAdditiveName } from '@fw/schemas';
 import { additiveDir, renderAdditive } from '../additive/render.js';
-import { oneName, parseCommandArgs } from '../cli/args.js';
+import { oneName, negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -15,17 +16,17 @@ import type { Cache } from '../pipeline/cache.js';
 import { editAdditives } from '../project/config-edit.js';
 import { CONFIG_FILE, loadConfig, validateConfigText, type LoadedConfig } from '../project/config.js';
 import { additiveGeneratorId } from '../project/generators.js';
-import { registerAdditives, registrationLines, type Registrations } from '../project/regenerate.js';
+import { registerAdditives, registrationLines, validateManifest, type Registrations } from '../project/regenerate.js';
 import { APP_FILE, externalAdditives } from '../project/registrations.js';
 
 /** Usage text of `fw create additive`. */
 export const help = `Usage: fw create additive <name> [options]
 
-Creates the Additive <name> in additives/<name>/: manifest.json, index.ts (the Additive),
-typed api, app and ws routers, beforeRequest/afterRequest hooks, beforeEnable, templates/ and
-static/. Adds <name> to fw.json "additives" and registers it in fluid/app.ts. Refuses, writing
-nothing, when its routes, the paths it is mounted at or its templates clash with the app's or
-another Additive's.
+Creates the Additive <name> in additives/<name>/: manifest.json, index.ts (the Additive), typed
+api.ts (/api/<name>/status) and app.ts (its page at /<name>/), the page's template and
+stylesheet, and <name>.test.ts. Adds <name> to fw.json "additives" and registers it in
+fluid/app.ts. Refuses, writing nothing, when its routes, the paths it is mounted at or its
+templates clash with the app's or another Additive's.
 
 <name>: lowercase letters, digits, "-" and "_", starting with a letter; not fluid, api, ws,
 static, frontend, vite-dev, additives, node_modules or a JavaScript reserved word.
@@ -34,6 +35,7 @@ Options:
   --force      create it even when its routes or templates clash with existing ones
   --dry-run    print what would be written and write nothing
   --json       print the result as JSON
+${INSTALL_HELP}
   -h, --help   show this help
 
 Example:
@@ -47,7 +49,14 @@ async function render(tree: Tree, loaded: LoadedConfig, name: string, force: boo
   tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" added to "additives"` });
   await renderAdditive(tree, name, config.name);
   const manifest = `${additiveDir(name)}/manifest.json`;
-  parseAdditiveManifest(JSON.parse((await tree.readText(manifest)) ?? '{}'), manifest);
+  const manifestText = await tree.readText(manifest);
+  if (manifestText === undefined) {
+    // The record remembers files fw wrote there that you deleted, and a deleted file stays deleted.
+    throw new CliError(
+      `fw create additive: ${additiveDir(name)}/ was created before and its files deleted by hand, and fw keeps what you delete deleted. Run "fw destroy additive ${name} --force" to forget it, then create it again.`,
+    );
+  }
+  await validateManifest(name, manifestText, cache);
   const external = externalAdditives(await tree.readText(APP_FILE), config.additives);
   const others = config.additives.filter((n) => !external.has(n));
   if (!force) {
@@ -66,6 +75,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     force: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    ...INSTALL_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -94,9 +104,10 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   return report(io, result, {
     dryRun,
     json: values.json === true,
+    install: negatable(command, 'install', values.install, values['no-install']),
     lines: registrationLines(result.rendered),
     failed: result.rendered.note !== undefined,
     extra: { registrations: result.rendered },
-    done: `Created additive "${name}" in ${additiveDir(name)}/; it serves /${name}/, /api/${name}/status and /ws/${name}/echo.`,
+    done: `Created additive "${name}" in ${additiveDir(name)}/; it serves /${name}/ and /api/${name}/status.`,
   });
 }

@@ -6,6 +6,8 @@ import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
 import { askProjectQuestions, type ProjectPromptAnswers, type ProjectQuestion } from '../cli/prompts.js';
 import { report } from '../cli/report.js';
+import { canGitInit, gitInit } from '../cli/git.js';
+import { confirm, packageManager, runInstall } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import type { ApplyResult } from '../pipeline/apply.js';
 import { Cache } from '../pipeline/cache.js';
@@ -39,7 +41,12 @@ Options:
   --kernel <spec>         npm spec of the @fw/kernel dependency (default: ^<fw version>)
   --local                 developing fw itself: link @fw/kernel and @fw/cli from the fw
                           checkout this command runs from (file: specs)
+  --install, --no-install run the install (npm install) once the files are written (prompted;
+                          default with --yes or without a terminal: no)
+  --git, --no-git         git init and a first commit (prompted; default with --yes or
+                          without a terminal: no)
   -h, --help              show this help
+  -v, --version           print the version
 
 Without a terminal, nothing is ever prompted: give every flag, or --yes.
 Also writes app_configs/<name>.ini (a fresh SECRET_KEY, DEBUG = true), so "npm install" and
@@ -210,10 +217,19 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
     force: { type: 'boolean' },
     kernel: { type: 'string' },
     local: { type: 'boolean' },
+    install: { type: 'boolean' },
+    'no-install': { type: 'boolean' },
+    git: { type: 'boolean' },
+    'no-git': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
   });
   if (values.help) {
     io.stdout.write(`${help}\n`);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const [dir, ...extra] = positionals;
@@ -230,14 +246,29 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
 
   const result = await createProject(options, io);
   if (options.dryRun || values.json) {
-    return report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false });
+    return report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false, dependencies: false });
   }
   const created = result.committed?.created.length ?? 0;
   const updated = result.committed?.updated.length ?? 0;
   const relative = path.relative(io.cwd, result.root) || '.';
-  io.stdout.write(
-    `Created ${result.name} in ${result.root} (${created} files created, ${updated} updated).\n\n` +
-      `Next steps:\n  cd ${relative}\n  npm install\n  npm run dev\n`,
-  );
+  io.stdout.write(`Created ${result.name} in ${result.root} (${created} files created, ${updated} updated).\n`);
+  const installed = await offerInstall(io, result.root, values.yes === true, negatable(command, 'install', values.install, values['no-install']));
+  await offerGit(io, result.root, values.yes === true, negatable(command, 'git', values.git, values['no-git']));
+  io.stdout.write(`\nNext steps:\n  cd ${relative}\n${installed ? '' : `  ${packageManager(result.root, io.env)} install\n`}  npm run dev\n`);
   return 0;
+}
+
+/** `--install`, or on a terminal (without `--yes`) the question; runs the install. Returns whether it ran. */
+async function offerInstall(io: CommandIO, root: string, yes: boolean, flag: boolean | undefined): Promise<boolean> {
+  const command = `${packageManager(root, io.env)} install`;
+  const install = flag ?? (!yes && isInteractive(io) ? await confirm(io, `Install the dependencies now (${command})?`, true) : false);
+  if (!install) return false;
+  await runInstall(root, command, io);
+  return true;
+}
+
+/** `--git`, or on a terminal (without `--yes`, outside a repository) the question; runs `git init` and a first commit. */
+async function offerGit(io: CommandIO, root: string, yes: boolean, flag: boolean | undefined): Promise<void> {
+  const git = flag ?? (!yes && isInteractive(io) && canGitInit(root).ok ? await confirm(io, 'Initialize a git repository?', true) : false);
+  if (git) io.stdout.write(gitInit(root, 'Initial commit from create-fw-app'));
 }

@@ -2,10 +2,11 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { validateAdditiveName } from '@fw/schemas';
 import { additiveDir } from '../additive/render.js';
-import { oneName, parseCommandArgs } from '../cli/args.js';
+import { oneName, negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import type { Plan } from '../pipeline/plan.js';
 import { projectCaches } from '../cli/caches.js';
@@ -28,6 +29,7 @@ Options:
   --force      remove edited files too (your edits are lost)
   --dry-run    print what would be removed and change nothing
   --json       print the result as JSON
+${INSTALL_HELP}
   -h, --help   show this help
 
 Example:
@@ -59,6 +61,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     force: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    ...INSTALL_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -98,6 +101,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   return report(io, result, {
     dryRun,
     json: values.json === true,
+    install: negatable(command, 'install', values.install, values['no-install']),
     diffs: false,
     lines: registrationLines(result.rendered) + (kept.length > 0 ? `Kept files fw did not generate: ${kept.join(', ')}\n` : ''),
     extra: { registrations: result.rendered, kept },

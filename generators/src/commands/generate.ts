@@ -1,7 +1,8 @@
-import { parseCommandArgs } from '../cli/args.js';
+import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -20,6 +21,7 @@ yours is overwritten. See docs/regeneration.md.
 Options:
   --dry-run    classify every file and print unified diffs; write nothing
   --json       print the result as JSON (with --dry-run: including the diffs)
+${INSTALL_HELP}
   -h, --help   show this help
 
 Examples:
@@ -32,6 +34,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(command, argv, {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    ...INSTALL_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -54,6 +57,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   return report(io, result, {
     dryRun,
     json: values.json === true,
+    install: negatable(command, 'install', values.install, values['no-install']),
     lines: registrationLines(registrations),
     failed: registrations.note !== undefined,
     extra: { registrations, seeds: result.plan.items.filter((i) => i.action === 'seed').map((i) => i.path) },

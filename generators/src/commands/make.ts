@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseCommandArgs, type OptionSpec } from '../cli/args.js';
+import { negatable, parseCommandArgs, type OptionSpec } from '../cli/args.js';
 import { projectCaches } from '../cli/caches.js';
 import { CliError } from '../cli/errors.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
 import { didYouMean } from '../ocean/suggest.js';
@@ -42,6 +43,7 @@ Options:
   --force      write even when a route or a template clashes, or a file is in the way
   --dry-run    print what would be written (diffs included) and write nothing
   --json       print the result as JSON
+${INSTALL_HELP}
   -h, --help   show this help (with a generator: its questions)
 
 Examples:
@@ -56,6 +58,8 @@ const OWN: OptionSpec = {
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  // A generator may add a package (mail: nodemailer).
+  ...INSTALL_OPTIONS,
 };
 
 /** `fw make <generator> [answers...] [--flags]` / `fw make --list`. Returns the exit code. */
@@ -119,6 +123,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const code = await report(io, result, {
     dryRun,
     json: values.json === true,
+    install: negatable(command, 'install', values.install === true ? true : undefined, values['no-install'] === true ? true : undefined),
     lines: lines.map((line) => `${line}\n`).join(''),
     failed,
     extra: { generator: generator.name, source: generator.source, answers, notes: lines },

@@ -1,8 +1,10 @@
 import { configDefaults } from '@fw/schemas';
-import { parseCommandArgs } from '../cli/args.js';
+import { didYouMean } from '@fw/schemas/suggest';
+import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -32,6 +34,7 @@ Options:
   --name <n>      the migration's name (dev only)
   --dry-run       init only: print the plan and diffs, write nothing
   --json          init only: print the result as JSON
+${INSTALL_HELP}
   -h, --help      show this help
 
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
@@ -63,7 +66,7 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
  * edits are kept and later `fw generate` runs keep it current). The project blueprint is part of
  * the run because the environment adds `@prisma/client` and `prisma` to `package.json`.
  */
-async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean): Promise<number> {
+async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean, install: boolean | undefined): Promise<number> {
   const owns = (generator: string): boolean => generator === MIGRATE_GENERATOR_ID || generator === PROJECT_GENERATOR_ID;
   const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
   const result = await runPipeline({
@@ -80,7 +83,7 @@ async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean)
       }
     },
   });
-  return report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
+  return report(io, result, { dryRun, json, install, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
 }
 
 /** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */
@@ -92,6 +95,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     name: { type: 'string' },
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    ...INSTALL_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -101,7 +105,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const [action, ...extra] = positionals;
   if (action === undefined || !(MIGRATE_COMMAND_ACTIONS as readonly string[]).includes(action)) {
     const got = action === undefined ? 'nothing' : `"${action}"`;
-    throw new CliError(`${command}: got ${got}; expected one of ${MIGRATE_COMMAND_ACTIONS.join(', ')}. Run "${command} --help".`);
+    const hint = action === undefined ? '' : didYouMean(action, MIGRATE_COMMAND_ACTIONS);
+    throw new CliError(`${command}: got ${got}${hint}; expected one of ${MIGRATE_COMMAND_ACTIONS.join(', ')}. Run "${command} --help".`);
   }
   if (extra.length > 0) throw new CliError(`${command} ${action}: unexpected argument ${extra.join(' ')}`);
   const root = await findProjectRoot(io.cwd);
@@ -109,9 +114,11 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     for (const flag of ['bind', 'force', 'name'] as const) {
       if (values[flag] !== undefined) throw new CliError(`${command} init: --${flag} does not apply to init (it writes the environment of every bind)`);
     }
-    return init(root, io, values['dry-run'] === true, values.json === true);
+    return init(root, io, values['dry-run'] === true, values.json === true, negatable(command, 'install', values.install, values['no-install']));
   }
-  if (values['dry-run'] || values.json) throw new CliError(`${command} ${action}: --dry-run and --json apply to init only`);
+  if (values['dry-run'] || values.json || values.install || values['no-install']) {
+    throw new CliError(`${command} ${action}: --dry-run, --json and --install apply to init only`);
+  }
   const { config } = await loadConfig(root);
   const { binds } = bindsOf(config.config as Record<string, unknown>, io.env);
   const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');

@@ -38,9 +38,14 @@ export async function registerInstalled(projectRoot: string, installed: readonly
 
 /** `fw ocean install ...`: the ocean library's command with {@link registerInstalled}, under the project lock. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
+  const { OCEAN_INSTALL_USAGE, parseOceanInstallArgs } = await import('../ocean/args.js');
+  // Help and bad arguments need no project.
+  if (parseOceanInstallArgs(argv).help) {
+    io.stdout.write(`${OCEAN_INSTALL_USAGE}\n`);
+    return 0;
+  }
   const { oceanInstallCommand } = await import('../ocean/cli.js');
   const command = oceanInstallCommand(registerInstalled);
-  if (argv.includes('--help') || argv.includes('-h')) return command(argv, io);
   const root = await findProjectRoot(io.cwd);
   return withProjectLock(root, 'fw ocean install', () => command(argv, io));
 }

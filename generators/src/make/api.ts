@@ -119,7 +119,7 @@ export interface FwRegisterAction {
 export interface FwDependencyAction {
   type: 'fw:dependency';
   name: string;
-  /** Default: the range `@fw/kernel` names for it (its optional packages: nodemailer, ioredis, ...). */
+  /** Default: the exact version fw pins for it (`@fw/kernel`'s optional packages: nodemailer, ioredis, ...). */
   version?: string;
   /** Add it to `devDependencies`. */
   dev?: boolean;

@@ -30,7 +30,7 @@ function loadPg(root: string, bind: string): PgModule {
   try {
     return createRequire(path.join(root, 'package.json'))('pg') as PgModule;
   } catch (error) {
-    throw new MigrateError(`bind "${bind}": fw migrate needs the "pg" package (a dependency of @fw/kernel) in ${root}/node_modules`, {
+    throw new MigrateError(`bind "${bind}": fw migrate needs the "pg" package, which is not installed in ${root}/node_modules; fw generate lists it in package.json for a PostgreSQL bind: run "npm install"`, {
       bind,
       cause: error,
     });

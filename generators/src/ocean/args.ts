@@ -1,4 +1,5 @@
 import { OceanError } from './errors.js';
+import { didYouMean } from './suggest.js';
 import type { VersionPolicy } from './resolve.js';
 
 /** Parsed `fw ocean install` arguments. */
@@ -64,7 +65,8 @@ export function parseOceanInstallArgs(argv: readonly string[]): OceanInstallArgs
     } else if (/^-b\d+$/.test(arg)) {
       bundles.push(arg.slice(2));
     } else {
-      throw new OceanError(`unknown option "${arg}" for fw ocean install\n\n${OCEAN_INSTALL_USAGE}`);
+      const hint = didYouMean(arg.split('=')[0] ?? arg, ['--pre', '--prefer-stable', '--bundle', '--help']);
+      throw new OceanError(`unknown option "${arg}" for fw ocean install${hint}\n\n${OCEAN_INSTALL_USAGE}`);
     }
   }
 

@@ -12,14 +12,17 @@ export function styleOf(text: string): { insertSpaces: boolean; tabSize: number;
  * jsonc-parser: every other byte (key order, spacing, comments, line endings) stays as the user
  * wrote it. Returns the text unchanged when the list is unchanged.
  */
-export function editAdditives(text: string, edit: (list: readonly string[]) => string[]): string {
+export function editAdditives(original: string, edit: (list: readonly string[]) => string[]): string {
+  // A byte-order mark stays where it is, outside the edit.
+  const bom = original.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const text = bom ? original.slice(1) : original;
   const errors: ParseError[] = [];
   const json = parse(text, errors, { allowTrailingComma: false }) as { additives?: unknown } | undefined;
   const first = errors[0];
   if (first) throw new CliError(`fw.json is not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
   const list = Array.isArray(json?.additives) ? json.additives.filter((a): a is string => typeof a === 'string') : [];
   const next = edit(list);
-  if (next.length === list.length && next.every((name, i) => name === list[i])) return text;
+  if (next.length === list.length && next.every((name, i) => name === list[i])) return original;
   // A one-line (minified) file gets minimal edits; otherwise jsonc-parser lays out the lines it
   // touches in the file's own indentation, and leaves every other line alone.
   const format = text.trim().includes('\n') ? { formattingOptions: styleOf(text) } : {};
@@ -31,13 +34,13 @@ export function editAdditives(text: string, edit: (list: readonly string[]) => s
     for (const [i, name] of added.entries()) {
       out = applyEdits(out, modify(out, ['additives', array.length + i], name, { ...format, isArrayInsertion: true }));
     }
-    return out;
+    return bom + out;
   }
   if (array && added.length === 0) {
     for (let i = array.length - 1; i >= 0; i--) {
       if (typeof array[i] === 'string' && removed.includes(array[i] as string)) out = applyEdits(out, modify(out, ['additives', i], undefined, format));
     }
-    return out;
+    return bom + out;
   }
-  return applyEdits(out, modify(out, ['additives'], next, format));
+  return bom + applyEdits(out, modify(out, ['additives'], next, format));
 }

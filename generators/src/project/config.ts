@@ -37,8 +37,9 @@ async function schemaDefaults(): Promise<ConfigDefaults> {
 }
 
 /**
- * Reads and validates `<root>/fw.json`. Bad JSON or a bad key is a {@link CliError} naming the
- * file (and the key path, from `parseProjectConfig`). With a `cache`, a text that validated before
+ * Reads and validates `<root>/fw.json` (`parseProjectConfigText` of `@fw/schemas`, the kernel's
+ * reader too). Bad JSON, a repeated key or a bad key is a {@link CliError} naming the file, the
+ * line and column, and the key path. With a `cache`, a text that validated before
  * under this fw version is not validated again: `@fw/schemas` (and zod, ~150 ms to load) stays
  * off a no-op `fw generate`.
  */
@@ -56,16 +57,10 @@ export async function validateConfigText(text: string, cache?: Cache): Promise<{
   const key = sha256(packageVersion(), text);
   const known = cache?.render<{ config: ProjectConfig; defaults: ConfigDefaults }>('config', key);
   if (known) return known;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`fw.json is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const { parseProjectConfig } = await import('@fw/schemas');
+  const { parseProjectConfigText } = await import('@fw/schemas');
   let config: ProjectConfig;
   try {
-    config = parseProjectConfig(json, CONFIG_FILE);
+    config = parseProjectConfigText(text, CONFIG_FILE).config;
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }

@@ -14,9 +14,9 @@ import type { Cache } from '../pipeline/cache.js';
 import { sha256 } from '../pipeline/hash.js';
 import type { Tree } from '../pipeline/tree.js';
 import type { ConfigDefaults } from './config.js';
-import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
+import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import { prepareBlueprint } from '../render/blueprint.js';
-import { addDependencies } from './render.js';
+import { addDependencies, databaseDependencies, I18N_DEPENDENCIES } from './dependencies.js';
 import { APP_FILE } from './registrations.js';
 
 /** Input of {@link renderParts}: what the config-driven parts of a project depend on. */
@@ -47,30 +47,47 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
   const { config, defaults } = input;
   const scaffold = input.authScaffold === true;
   if (input.migrate || scaffold) {
-    await renderMigrate(tree, config, defaults, scaffold);
-    // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
-    addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
+    addDependencies(tree, databaseDependencies(await renderMigrate(tree, config, defaults, scaffold)));
+    addIgnores(tree, ["# Prisma's generated clients (`prisma generate`, `fw migrate dev`): rebuilt from prisma/, never committed.", '/generated/']);
   }
   await renderAuth(tree, config, scaffold);
   if (scaffold) await renderScaffold(tree, config, defaults);
-  if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) {
-    // The typed translation modules import typesafe-i18n at run time.
-    addDependencies(tree, { dependencies: ['typesafe-i18n'] });
-  }
+  if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) addDependencies(tree, I18N_DEPENDENCIES);
+}
+
+/**
+ * Adds lines to the project blueprint's rendered `.gitignore`, each once (a comment line goes in
+ * with the line after it), so a part's outputs stay out of git while the part is on.
+ */
+function addIgnores(tree: Tree, lines: readonly string[]): void {
+  const rendered = tree.rendered('.gitignore')?.toString('utf8');
+  if (rendered === undefined) return;
+  const have = new Set(rendered.split(/\r?\n/));
+  const last = lines.at(-1);
+  if (last === undefined || have.has(last)) return;
+  tree.render('.gitignore', `${rendered.replace(/\n*$/, '\n')}${lines.join('\n')}\n`, { generator: PROJECT_GENERATOR_ID });
 }
 
 /**
  * Adds the Prisma environment of `fw migrate init` for the binds in `fw.json` (schema defaults
- * when absent) to `tree`, recorded with the generator id `migrate`.
+ * when absent) to `tree`, recorded with the generator id `migrate`. Returns the binds' providers
+ * (their driver adapters are the app's dependencies).
  */
-async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults, scaffold: boolean): Promise<void> {
+async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults, scaffold: boolean): Promise<Set<'sqlite' | 'postgresql'>> {
   const { renderMigrateEnvironment } = await import('../migrate/render.js');
+  const { parseBindUrl } = await import('@fw/schemas');
   await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
   const securityModels = scaffold ? await authModels(securityBind) : undefined;
   const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name, ...(securityModels ? { securityModels } : {}) });
   for (const [file, content] of files) tree.render(file, content, { generator: MIGRATE_GENERATOR_ID });
+  const providers = new Set<'sqlite' | 'postgresql'>();
+  for (const [name, url] of Object.entries(binds)) {
+    const parsed = parseBindUrl(name, url);
+    if ('provider' in parsed) providers.add(parsed.provider);
+  }
+  return providers;
 }
 
 /**

@@ -3,6 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { additiveDir } from '../additive/render.js';
 import { AUTH_SCAFFOLD_GENERATOR_ID } from '../auth/scaffold.js';
+import { CliError } from '../cli/errors.js';
+import { packageVersion } from '../package-info.js';
+import { sha256 } from '../pipeline/hash.js';
 import type { Cache } from '../pipeline/cache.js';
 import type { Tree } from '../pipeline/tree.js';
 import { hasConflictMarkers } from '../pipeline/merge.js';
@@ -38,23 +41,84 @@ export interface Registrations {
   removed: string[];
   /** Why the registrations were not reconciled (the app file is missing or holds conflicts). */
   note?: string;
+  /** What the run noticed in the config that the user should know (printed as `note:` lines; no failure). */
+  notes?: string[];
+}
+
+/** Config that does not do what it looks like it does, in words (`fw.json` is the input of the renders). */
+function configNotes(config: LoadedConfig['config']): string[] {
+  const notes: string[] = [];
+  const c = config.config;
+  if (c.I18N_SUPPORTED_LOCALES !== undefined && c.EXT_I18N === false) {
+    notes.push('fw.json sets I18N_SUPPORTED_LOCALES but also EXT_I18N = false, so the app serves the source strings untranslated: remove EXT_I18N (locales turn it on) or set it to true');
+  }
+  return notes;
 }
 
 /**
- * The `frontend` block of each Additive's `manifest.json` on disk (absent or unreadable: left out,
- * i.e. no surface). Read synchronously: hundreds of small files.
+ * The `frontend` block of each Additive's `manifest.json` on disk, every manifest validated whole
+ * (`parseAdditiveManifestText` of `@fw/schemas`, the kernel's reader too): invalid JSON, a
+ * repeated key or a bad key is a {@link CliError} naming the file, line and key, never a silent
+ * skip. A missing manifest is left out (a new Additive renders its own). With a `cache`, texts
+ * that validated before under this fw version are not validated again (zod stays unloaded).
  */
-function readManifests(root: string, names: readonly string[]): Map<string, unknown> {
+async function readManifests(root: string, names: readonly string[], cache: Cache | undefined): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
+  const known = knownManifests(cache);
   for (const name of names) {
+    let text: string;
     try {
-      const json = JSON.parse(readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8')) as { frontend?: unknown };
-      if (json.frontend !== undefined) out.set(name, json.frontend);
-    } catch {
-      // no manifest yet (a new additive renders its own, with no Vite surface)
+      text = readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
     }
+    const hash = sha256(name, text);
+    out.set(name, Object.hasOwn(known, hash) ? known[hash] : await validateManifest(name, text, cache));
   }
   return out;
+}
+
+/** The manifest texts validated before under this fw version (hash → their `frontend` block). */
+function knownManifests(cache: Cache | undefined): Record<string, unknown> {
+  return cache?.render<Record<string, unknown>>('manifests', packageVersion()) ?? {};
+}
+
+/**
+ * Remembers the manifests this run leaves on disk (merged with the user's edits) when they are
+ * valid, so the next run need not validate them (nor load zod); an invalid one (a merge conflict)
+ * is left for the next run to report. Only the manifests of `names` are kept.
+ */
+async function rememberManifests(tree: Tree, names: readonly string[], cache: Cache | undefined): Promise<void> {
+  if (!cache || names.length === 0) return;
+  const known = knownManifests(cache);
+  const keep: Record<string, unknown> = {};
+  for (const name of names) {
+    const text = await tree.readText(`${additiveDir(name)}/manifest.json`);
+    if (text === undefined) continue;
+    const hash = sha256(name, text);
+    if (Object.hasOwn(known, hash)) keep[hash] = known[hash];
+    else keep[hash] = await validateManifest(name, text).catch(() => undefined);
+    if (keep[hash] === undefined) delete keep[hash];
+  }
+  const same = Object.keys(keep).length === Object.keys(known).length && Object.keys(keep).every((hash) => Object.hasOwn(known, hash));
+  if (!same) cache.setRender('manifests', packageVersion(), keep);
+}
+
+/**
+ * Validates the manifest text of the Additive `name` whole; returns its `frontend` block. With a
+ * `cache`, the text is remembered as valid, so the next `fw generate` does not validate it again.
+ */
+export async function validateManifest(name: string, text: string, cache?: Cache): Promise<unknown> {
+  const { parseAdditiveManifestText } = await import('@fw/schemas');
+  let frontend: unknown;
+  try {
+    frontend = parseAdditiveManifestText(text, `${additiveDir(name)}/manifest.json`, name).frontend;
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (cache) cache.setRender('manifests', packageVersion(), { ...knownManifests(cache), [sha256(name, text)]: frontend });
+  return frontend;
 }
 
 /** The translation catalogs under `fluid/locales/` (path → text), for the i18n render. */
@@ -103,13 +167,17 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
   const authScaffold = input.authScaffold ?? Object.values(files).some((e) => e.generator === AUTH_SCAFFOLD_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
-  const manifests = readManifests(root, config.additives.filter((n) => !external.has(n)));
+  const localNames = config.additives.filter((n) => !external.has(n));
+  const manifests = await readManifests(root, localNames, input.cache);
   await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
   await renderParts(tree, { config, defaults: loaded.defaults, migrate, authScaffold, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
+  await rememberManifests(tree, localNames, input.cache);
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
   const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
-  return registerAdditives(tree, local, gone);
+  const registrations = await registerAdditives(tree, local, gone);
+  const notes = configNotes(config);
+  return notes.length > 0 ? { ...registrations, notes } : registrations;
 }
 
 /**
@@ -140,5 +208,6 @@ export function registrationLines(registrations: Registrations): string {
   for (const name of registrations.added) lines.push(summaryLine('register', APP_FILE, `fluid.additive(...) for additives/${name}`));
   for (const name of registrations.removed) lines.push(summaryLine('unregister', APP_FILE, `${name} is no longer in fw.json "additives"`));
   if (registrations.note) lines.push(`  note: ${registrations.note}`);
+  for (const note of registrations.notes ?? []) lines.push(`  note: ${note}`);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -1,11 +1,13 @@
 import type { ProjectConfig } from '@fw/schemas';
 import { renderAdditive } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
-import { ownPackageJson, packageVersion } from '../package-info.js';
+import { packageVersion } from '../package-info.js';
 import type { Tree } from '../pipeline/tree.js';
 import { loadBlueprint, prepareBlueprint, renderBlueprint } from '../render/blueprint.js';
 import type { ConfigDefaults } from './config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
+import { addDependencies, configDependencies } from './dependencies.js';
+import { pinOf } from './pins.js';
 import type { DependencySpecs } from './specs.js';
 
 /** Input of {@link renderProject}: what the project blueprint, the Additives and the Vite wiring depend on. */
@@ -32,7 +34,7 @@ function frontendOf(config: ProjectConfig, defaults: ConfigDefaults): Record<str
 }
 
 /** The data `blueprints/project` renders with. */
-function projectData(name: string, frontend: Record<string, unknown>, specs: DependencySpecs): Record<string, unknown> {
+function projectData(name: string, frontend: Record<string, unknown>, specs: DependencySpecs): Record<string, unknown> & { htmx: boolean; viteIndex: boolean } {
   return {
     name,
     frontend,
@@ -43,9 +45,21 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
     viteIndex: frontend.type === 'vite' && frontend.register_index !== false,
     kernelSpec: specs.kernelSpec,
     cliSpec: specs.cliSpec,
+    prettierVersion: pinOf('prettier'),
     version: packageVersion(),
   };
 }
+
+/**
+ * The project blueprint's files that only some projects get, and when: the home page and its
+ * stylesheet are the template home page's (a Vite surface with `register_index` serves its own
+ * index at `/`); the fragment is what the htmx page swaps in.
+ */
+const ONLY_WHEN: Readonly<Record<string, (data: { htmx: boolean; viteIndex: boolean }) => boolean>> = {
+  'fluid/templates/index.html': (d) => !d.viteIndex,
+  'fluid/static/app.css': (d) => !d.viteIndex,
+  'fluid/templates/hello.html': (d) => d.htmx,
+};
 
 /**
  * Renders the project blueprint (`blueprint:project`), every local Additive of `config.additives`
@@ -58,39 +72,17 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
 export async function renderProject(tree: Tree, input: ProjectRenderInput): Promise<void> {
   const { config, specs } = input;
   const frontend = frontendOf(config, input.defaults);
-  renderBlueprint(await loadBlueprint('project'), projectData(config.name, frontend, specs), tree, PROJECT_GENERATOR_ID);
+  const data = projectData(config.name, frontend, specs);
+  renderBlueprint(await loadBlueprint('project'), data, tree, PROJECT_GENERATOR_ID);
   tree.unrender('fw.json');
+  for (const [file, wanted] of Object.entries(ONLY_WHEN)) {
+    if (!wanted(data)) tree.unrender(file);
+  }
   for (const name of config.additives) {
-    if (!input.external?.has(name)) await renderAdditive(tree, name, config.name);
+    if (!input.external?.has(name)) await renderAdditive(tree, name, config.name, input.manifests?.get(name));
   }
-  await renderFrontend(tree, config, frontend, input.external, input.manifests ?? new Map());
-}
-
-/**
- * Adds packages to the rendered `package.json`, each at the exact version fw itself is built and
- * tested with (read from fw's own package.json), so a generated app never drifts from what fw
- * generates code for. A package fw does not pin is a programming error.
- */
-export function addDependencies(tree: Tree, add: { dependencies?: string[]; devDependencies?: string[] }): void {
-  const rendered = tree.rendered('package.json');
-  if (!rendered) return;
-  const pkg = JSON.parse(rendered.toString('utf8')) as Record<string, unknown>;
-  for (const field of ['dependencies', 'devDependencies'] as const) {
-    const names = add[field];
-    if (!names?.length) continue;
-    const current = (pkg[field] ?? {}) as Record<string, string>;
-    for (const name of names) current[name] = fwPin(name);
-    pkg[field] = Object.fromEntries(Object.entries(current).sort(([a], [b]) => a.localeCompare(b)));
-  }
-  tree.render('package.json', `${JSON.stringify(pkg, null, 2)}\n`, { generator: PROJECT_GENERATOR_ID });
-}
-
-/** The exact version of `name` in fw's own package.json. */
-function fwPin(name: string): string {
-  const own = ownPackageJson();
-  const version = own.dependencies?.[name] ?? own.devDependencies?.[name];
-  if (version === undefined) throw new Error(`fw pins no version of ${name}; add it to its package.json`);
-  return version;
+  const vite = await renderFrontend(tree, config, frontend, input.external, input.manifests ?? new Map());
+  addDependencies(tree, configDependencies({ config: config.config, vite }));
 }
 
 /**
@@ -98,7 +90,7 @@ function fwPin(name: string): string {
  * `vite` surface: each Vite workspace (generator `frontend`, copied verbatim from create-vite's
  * templates), the orchestrating root `vite.config.js` (`frontend`), and the `workspaces` of
  * `package.json` and the ignores of `.gitignore` applied to the project blueprint's render of
- * those two files. Without a Vite surface nothing changes.
+ * those two files. Without a Vite surface nothing changes. Returns whether there is one.
  */
 async function renderFrontend(
   tree: Tree,
@@ -106,12 +98,12 @@ async function renderFrontend(
   frontend: Record<string, unknown>,
   external: ReadonlySet<string> | undefined,
   manifests: ReadonlyMap<string, unknown>,
-): Promise<void> {
+): Promise<boolean> {
   const surfaces = [
     { frontend },
     ...config.additives.filter((n) => !external?.has(n)).map((n) => ({ additive: n, frontend: manifests.get(n) ?? { type: 'none' } })),
   ];
-  if (!surfaces.some((s) => (s.frontend as { type?: unknown }).type === 'vite')) return;
+  if (!surfaces.some((s) => (s.frontend as { type?: unknown }).type === 'vite')) return false;
   const { setupFrontend } = await import('../frontend/setup.js');
   await prepareBlueprint('frontend', ['root/vite.config.js.hbs', 'workspace/vite.config.js.hbs']);
   let files: Map<string, string | Uint8Array>;
@@ -131,6 +123,7 @@ async function renderFrontend(
     const fwAuthored = own || file === 'vite.config.js';
     tree.render(file, content, { generator: own ? PROJECT_GENERATOR_ID : FRONTEND_GENERATOR_ID, format: fwAuthored });
   }
+  return true;
 }
 
 /** The `fw.json` text of a new project (written once by `create project`, then yours). */

@@ -3,7 +3,8 @@
  * `/<name>`, `ws` at `/ws/<name>`), request hooks, templates and static folder.
  */
 import { join } from 'node:path';
-import { RESERVED_ADDITIVE_NAMES as SCHEMA_RESERVED, validateAdditiveName } from '@fw/schemas';
+import { RESERVED_ADDITIVE_NAMES as SCHEMA_RESERVED, validateAdditiveName, type AdditiveManifest } from '@fw/schemas';
+import { readAdditiveManifest } from './config/index.js';
 import { FrameworkException } from './errors.js';
 import type { FluidApp } from './context.js';
 import { toDir } from './paths.js';
@@ -47,6 +48,11 @@ export class Additive {
   readonly templatesDir: string;
   /** Its static folder (`<root>/static`), served at `/<name>/static`. */
   readonly staticDir: string;
+  /**
+   * Its `manifest.json`, validated whole when the Additive is made (a bad one throws a
+   * `ConfigError` naming the file, line and key); `undefined` when the folder has none.
+   */
+  readonly manifest: AdditiveManifest | undefined;
   /** HTTP routes at `/api/<name>`. */
   readonly api: HttpRouter;
   /** HTTP routes at `/<name>`. */
@@ -65,6 +71,7 @@ export class Additive {
     this.root = toDir(options.root, `Additive '${name}'`);
     this.templatesDir = join(this.root, 'templates');
     this.staticDir = join(this.root, 'static');
+    this.manifest = readAdditiveManifest(this.root, name);
     const hooks = { before: this.#before, after: this.#after };
     this.api = new HttpRouter({ prefix: `/api/${name}`, mount: `${name}.api`, namePrefix: `${name}.`, hooks });
     this.app = new HttpRouter({ prefix: `/${name}`, mount: `${name}.app`, namePrefix: `${name}.`, hooks });

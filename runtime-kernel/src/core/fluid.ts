@@ -18,7 +18,7 @@ import type { Config, ProjectConfig } from '@fw/schemas';
 import { Additive } from './additive.js';
 import { setBody } from './body.js';
 import { clientAddress } from './client-address.js';
-import { loadConfigDetails } from './config.js';
+import { loadConfigDetails } from './config/index.js';
 import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState } from './context.js';
 import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';

@@ -8,7 +8,7 @@
  * (debug) or the check/build/mount flow (production), the index routes and the catch-all. It
  * answers the pieces the plugin puts in the app's stack (`FrontendWiring`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join, relative } from 'node:path';
@@ -108,19 +108,9 @@ export class Frontend {
   /** Configures from the `frontend` key of the Additive's `manifest.json` (none when absent). */
   coverAdditive(additive: Additive): this {
     this.#checkUncovered();
-    const file = join(additive.root, 'manifest.json');
-    let block: unknown = { type: 'none' };
-    if (existsSync(file)) {
-      let manifest: unknown;
-      try {
-        manifest = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (err) {
-        throw new FrontendException(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-      }
-      if (typeof manifest === 'object' && manifest !== null && 'frontend' in manifest) block = manifest.frontend;
-    }
-    const [ok, value] = validateConfig(block, 'frontend');
-    if (!ok) throw new FrontendException(`${file}: ${value}`);
+    // The kernel validated the whole manifest when the Additive was made (core/config).
+    const [ok, value] = validateConfig(additive.manifest?.frontend ?? { type: 'none' }, 'frontend');
+    if (!ok) throw new FrontendException(`${join(additive.root, 'manifest.json')}: ${value}`);
     this.#cover(value, additive.root, `/${additive.name}`, `additives/${additive.name}`);
     return this;
   }

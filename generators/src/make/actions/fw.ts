@@ -4,14 +4,12 @@
  * statement in `fluid/app.ts`) and `fw:dependency` (a package in `package.json`). Each writes into
  * the run's tree like plop's actions do.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import type { CodemodResult, SnippetFormatter } from '../../codemods/index.js';
 import { HTTP_METHODS, routerPrefix } from '../../codemods/routes.js';
-import { checkoutRoot } from '../../package-info.js';
 import { styleOf } from '../../project/config-edit.js';
+import { optionalPins } from '../../project/pins.js';
 import { blueprintTemplate, prepareBlueprint } from '../../render/blueprint.js';
 import type { Answers } from '../api.js';
 import { projectPath, type MakeRun } from '../context.js';
@@ -152,34 +150,11 @@ export async function fwRegister(run: MakeRun, answers: Answers, config: ActionC
 }
 
 /**
- * The version ranges of the kernel's optional packages (`peerDependencies` of `@fw/kernel`): from
- * the app's installed kernel, else from the fw checkout this CLI runs from.
- */
-function kernelPeers(root: string): Record<string, string> {
-  const candidates: Array<() => string> = [
-    () => createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/package.json'),
-    () => {
-      const checkout = checkoutRoot();
-      if (!checkout) throw new Error('not a checkout');
-      return path.join(checkout, 'runtime-kernel/package.json');
-    },
-  ];
-  for (const find of candidates) {
-    try {
-      const pkg = JSON.parse(readFileSync(find(), 'utf8')) as { peerDependencies?: Record<string, string> };
-      return pkg.peerDependencies ?? {};
-    } catch {
-      // not there: try the next place
-    }
-  }
-  return {};
-}
-
-/**
  * `fw:dependency`: adds a package to the app's `package.json` (`dependencies`, or
  * `devDependencies` with `dev: true`) unless it is already there, editing the text in place (key
  * order and formatting kept; the new key goes in alphabetical order, as npm writes it). The
- * version defaults to the range `@fw/kernel` names for its optional packages.
+ * version defaults to the exact version fw pins for its optional packages (`project/pins.ts`); the
+ * command's report lists the change and the install command (or runs it with `--install`).
  */
 export async function fwDependency(run: MakeRun, answers: Answers, config: ActionConfig, plop: PlopRenderer): Promise<string> {
   const name = rendered(plop, config, 'name', answers);
@@ -188,7 +163,7 @@ export async function fwDependency(run: MakeRun, answers: Answers, config: Actio
   if (current === undefined) throw new MakeError(`action "fw:dependency": ${file} does not exist`);
   const pkg = (parse(current) ?? {}) as { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
   if (pkg.dependencies?.[name] !== undefined || pkg.devDependencies?.[name] !== undefined) return `${file}: already lists ${name}`;
-  const version = config.version === undefined ? kernelPeers(run.root)[name] : rendered(plop, config, 'version', answers);
+  const version = config.version === undefined ? optionalPins()[name] : rendered(plop, config, 'version', answers);
   if (version === undefined) throw new MakeError(`action "fw:dependency": give a "version" for ${name} (it is not one of @fw/kernel's optional packages)`);
   const section = config.dev === true ? 'devDependencies' : 'dependencies';
   const text = applyEdits(
@@ -199,6 +174,5 @@ export async function fwDependency(run: MakeRun, answers: Answers, config: Actio
     }),
   );
   run.tree.write(file, text, { reason: `${name}@${version} added to ${section}` });
-  run.lines.push(`${file} now lists ${name}@${version} in ${section}: run npm install.`);
   return `${file}: ${name}@${version}`;
 }

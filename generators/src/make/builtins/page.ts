@@ -25,7 +25,7 @@ export const page: Builtin = {
     const file = kebabCase(name);
     const template = additive ? `${additive}/${file}.html` : `${file}.html`;
     const target = additive ? `additives/${additive}/templates/${template}` : `fluid/templates/${template}`;
-    const stylesheet = additive ? `${additive}/${additive}.css` : 'app.css';
+    const stylesheet = additive ? `${additive}.css` : 'app.css';
     const stylesheetFile = additive ? `additives/${additive}/static/${stylesheet}` : `fluid/static/${stylesheet}`;
     const routes = await fw.routes();
     const home = routes.find((r) => r.name === (additive ? `${additive}.index` : 'home') && (r.method === 'GET' || r.method === 'ALL'));

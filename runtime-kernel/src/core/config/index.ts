@@ -1,0 +1,234 @@
+/**
+ * `loadConfig`: the layered runtime config of an app.
+ *
+ *   schema defaults ← FW_ENV=development defaults ← fw.json `config` ← app_configs/<app>.ini ← .env ← environment ← overrides
+ *
+ * Any key `X` may be given as `X_FILE` (in any layer): the value of `X` is then the named file's
+ * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`, so a key fw
+ * does not know (`CACHE_TIPE`) is an error naming the file, its line and the key it resembles.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { parse as parseIni } from 'ini';
+import {
+  FW_ENVIRONMENT_VARIABLES,
+  environmentValues,
+  isKnownConfigKey,
+  locate,
+  parseConfig,
+  parseProjectConfigText,
+  type Config,
+  type ConfigLayer,
+  type ProjectConfig,
+  type TextPosition,
+  unknownKeyReason,
+} from '@fw/schemas';
+import { ConfigError } from '../errors.js';
+import { findProjectRoot, toDir } from '../paths.js';
+import { fromValidation } from './problems.js';
+import { keyLines, readText } from './text.js';
+
+export { decodeText, readText } from './text.js';
+export { readAdditiveManifest } from './manifest.js';
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** Project root: the folder holding `fw.json` (path or `file:` URL). */
+  root: string | URL;
+  /** Which `app_configs/<app>.ini` to read; default `FW_APP` (environment, then `.env`), then the project `name`. */
+  app?: string | undefined;
+  /** Values that win over every other layer (tests, embedding). */
+  overrides?: Readonly<Record<string, unknown>> | undefined;
+  /** Environment to read; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Fail when `SECRET_KEY` ends up unset (default true). */
+  requireSecretKey?: boolean | undefined;
+  /**
+   * When `root` holds no `fw.json`, use the nearest folder above it that does (default false).
+   * `new Fluid()` searches, so an app compiled to `dist/fluid/` still finds its project.
+   */
+  search?: boolean | undefined;
+}
+
+/** Everything {@link loadConfigDetails} found. */
+export interface LoadedConfig {
+  /** The validated config. */
+  readonly config: Config;
+  /** The validated `fw.json`. */
+  readonly project: ProjectConfig;
+  /** The app whose `.ini` was read. */
+  readonly app: string;
+  /** The project root folder. */
+  readonly root: string;
+  /** The `.ini` file path (it may not exist). */
+  readonly iniFile: string;
+}
+
+/** The dotenv file of a project, read at every boot (when it exists) as the layer under the environment. */
+export const DOTENV_FILE = '.env';
+
+/** The defaults `FW_ENV=development` changes (docs/dev.md). */
+const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true } };
+
+/** Loads and validates the runtime config of an app. Throws `ConfigError` naming key and file. */
+export function loadConfig(options: LoadConfigOptions): Config {
+  return loadConfigDetails(options).config;
+}
+
+/** Like {@link loadConfig}, also returning the project file, app name and paths. */
+export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
+  const given = toDir(options.root, 'loadConfig');
+  const root = options.search ? searchProjectRoot(given) : given;
+  const env = options.env ?? process.env;
+  const project = readProject(root);
+  const dotenv = readKeyValueFile(root, DOTENV_FILE, (text) => parseEnv(text));
+  const dotenvApp = dotenv?.values.FW_APP;
+  const app = options.app ?? env.FW_APP ?? (typeof dotenvApp === 'string' ? dotenvApp : undefined) ?? project.config.name;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app) || app.includes('..')) {
+    const from = options.app ? 'options.app' : env.FW_APP ? 'FW_APP' : dotenvApp ? `FW_APP in ${DOTENV_FILE}` : 'fw.json name';
+    throw new ConfigError(`Invalid app name ${JSON.stringify(app)} (from ${from}): use letters, digits, '.', '-' and '_'`);
+  }
+  const iniRel = `app_configs/${app}.ini`;
+  const iniFile = join(root, iniRel);
+  const ini = readKeyValueFile(root, iniRel, (text) => parseIni(text) as Record<string, unknown>);
+  const fileLayers: ConfigLayer[] = [{ source: 'fw.json', values: project.config.config, positions: project.positions }];
+  if (ini) fileLayers.push(ini);
+  // FW_APP and fw's other process variables are not config keys.
+  if (dotenv) fileLayers.push({ ...dotenv, values: Object.fromEntries(Object.entries(dotenv.values).filter(([k]) => !FW_ENVIRONMENT_VARIABLES.includes(k))) });
+  const wanted = new Set(fileLayers.flatMap((layer) => Object.keys(layer.values)));
+  const layers = fileLayers.map((layer) => withFiles(layer, root));
+  layers.push(withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root));
+  if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
+  // FW_ENV=development (fw dev) changes defaults only: a layer under every file and the environment.
+  if (layers.findLast((l) => l.values.FW_ENV !== undefined)?.values.FW_ENV === 'development') layers.unshift(DEVELOPMENT_DEFAULTS);
+
+  let config: Config;
+  try {
+    config = parseConfig(layers);
+  } catch (err) {
+    throw fromValidation(err, `Invalid config for app '${app}'`);
+  }
+  if ((options.requireSecretKey ?? true) && !config.SECRET_KEY) {
+    const where = ini ? `${iniRel} has no SECRET_KEY` : `${iniRel} does not exist`;
+    throw new ConfigError(
+      `SECRET_KEY is not set for app '${app}' (${where}). Run \`npx fw create app ${app}\` to create it, ` +
+        'or set SECRET_KEY (or SECRET_KEY_FILE) in the environment.',
+      [{ source: iniRel, path: 'SECRET_KEY', line: `${iniRel}: SECRET_KEY: missing` }],
+    );
+  }
+  return { config, project: project.config, app, root, iniFile };
+}
+
+function searchProjectRoot(start: string): string {
+  const found = findProjectRoot(start);
+  if (found) return found;
+  throw new ConfigError(
+    `No fw.json in ${start} or any folder above it. The root of an fw app is the project folder holding fw.json ` +
+      "(new Fluid({ root: new URL('..', import.meta.url) }) from fluid/app.ts), or a folder inside it such as dist/.",
+  );
+}
+
+/** `fw.json`, validated (with `@fw/schemas`' text parser: BOM, line and column, repeated keys), and where its config keys are. */
+function readProject(root: string): { config: ProjectConfig; positions: Record<string, TextPosition> } {
+  const file = join(root, 'fw.json');
+  let text: string;
+  try {
+    text = readText(file);
+  } catch (err) {
+    throw new ConfigError(`Cannot read fw.json in ${root}: ${(err as NodeJS.ErrnoException).code ?? String(err)}. Is this an fw project root?`, [], { cause: err });
+  }
+  let parsed: ReturnType<typeof parseProjectConfigText>;
+  try {
+    parsed = parseProjectConfigText(text, 'fw.json');
+  } catch (err) {
+    throw fromValidation(err, 'Invalid fw.json');
+  }
+  const positions: Record<string, TextPosition> = {};
+  for (const key of Object.keys(parsed.config.config)) {
+    const at = parsed.positionOf(['config', key]);
+    if (at) positions[key] = at;
+  }
+  return { config: parsed.config, positions };
+}
+
+/**
+ * A `KEY = value` file of the project (`app_configs/<app>.ini`, `.env`) as a config layer, with the
+ * line of each key; `undefined` when it does not exist. A key written twice is an error naming
+ * both lines (the parsers would silently keep one).
+ */
+function readKeyValueFile(root: string, rel: string, parse: (text: string) => Record<string, unknown>): ConfigLayer | undefined {
+  const file = join(root, rel);
+  if (!existsSync(file)) return undefined;
+  let text: string;
+  let values: Record<string, unknown>;
+  try {
+    text = readText(file);
+    values = parse(text);
+  } catch (err) {
+    throw new ConfigError(`Cannot read ${rel}: ${(err as Error).message}`, [], { cause: err });
+  }
+  const { positions, repeated } = keyLines(text);
+  if (repeated.length > 0) {
+    const problems = repeated.map(([key, first, second]) => {
+      const line = `${locate(rel, { line: second })}: ${key}: got a second ${key}; expected each key once (first at line ${first})`;
+      return { source: rel, path: key, line };
+    });
+    throw new ConfigError(`Invalid ${rel}:\n${problems.map((p) => p.line).join('\n')}`, problems);
+  }
+  return { source: rel, values, positions };
+}
+
+/**
+ * The environment's part of the config (`environmentValues` of `@fw/schemas`: fw's keys, the
+ * keys the files mention, and every variable under a prefix fw reserves, so a misspelt one is an
+ * error). Under Vitest, `BASE_URL` in the environment is Vite's public base path (`/`), not fw's
+ * external URL prefix, so a value that is not an absolute URL is ignored there.
+ */
+function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: ReadonlySet<string>): Record<string, unknown> {
+  const values = environmentValues(env, wanted);
+  if (env.VITEST && values.BASE_URL !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(values.BASE_URL)) delete values.BASE_URL;
+  return values;
+}
+
+/** Replaces every `X_FILE` key of a layer by `X` = the file's contents. */
+function withFiles(layer: ConfigLayer, root: string): ConfigLayer {
+  const keys = Object.keys(layer.values).filter((k) => k.endsWith('_FILE') && k.length > 5 && !isKnownConfigKey(k));
+  if (keys.length === 0) return layer;
+  const values: Record<string, unknown> = { ...layer.values };
+  const positions: Record<string, TextPosition> = { ...layer.positions };
+  for (const key of keys) {
+    const base = key.slice(0, -5);
+    const raw = values[key];
+    const at = layer.positions?.[key];
+    const where = locate(layer.source, at);
+    delete values[key];
+    if (raw === undefined || raw === '') continue;
+    // A misspelt key (`CACHE_DIRR_FILE`) is reported as the key it names, not as a file to read.
+    if (!isKnownConfigKey(base) && unknownKeyReason(base) !== undefined) {
+      values[base] = raw;
+      if (at) positions[base] = at;
+      continue;
+    }
+    if (typeof raw !== 'string') {
+      throw new ConfigError(`${where}: ${key}: expected a file path (string), got ${JSON.stringify(raw)}`);
+    }
+    if (Object.hasOwn(layer.values, base)) {
+      throw new ConfigError(`${where}: both ${base} and ${key} are set; set only one`);
+    }
+    const path = isAbsolute(raw) ? raw : resolve(root, raw);
+    let text: string;
+    try {
+      text = readText(path);
+    } catch (err) {
+      throw new ConfigError(
+        `${where}: ${key}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}); ${base} is read from that file`,
+        [{ source: layer.source, path: key, line: `${where}: ${key}: cannot read ${path}` }],
+        { cause: err },
+      );
+    }
+    values[base] = text.replace(/\r?\n$/, '');
+    if (at) positions[base] = at;
+  }
+  return { source: layer.source, values, positions };
+}

@@ -1,0 +1,45 @@
+/** Reading config files as text: UTF-8 (a byte-order mark dropped), else latin1. */
+import { readFileSync } from 'node:fs';
+import type { TextPosition } from '@fw/schemas';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const latin1 = new TextDecoder('latin1');
+
+/** Decodes bytes as UTF-8 (a BOM is dropped), or as latin1 when they are not valid UTF-8. */
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return latin1.decode(bytes);
+  }
+}
+
+/** Reads a text file with {@link decodeText}. */
+export function readText(file: string): string {
+  return decodeText(readFileSync(file));
+}
+
+/**
+ * Where each `KEY = value` line of an ini or dotenv text names its key (1-based lines; the ini's
+ * `[section]` headers too), and the keys written twice as `[key, first line, second line]`.
+ */
+export function keyLines(text: string): { positions: Record<string, TextPosition>; repeated: [string, number, number][] } {
+  const positions: Record<string, TextPosition> = {};
+  const repeated: [string, number, number][] = [];
+  let section = '';
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const header = /^\s*\[([^\]]+)\]\s*$/.exec(raw);
+    if (header) {
+      section = header[1]!.trim();
+      positions[section] ??= { line: i + 1 };
+      continue;
+    }
+    const match = /^\s*(?:export\s+)?([^=;#\s][^=]*?)\s*=/.exec(raw);
+    if (!match || section !== '') continue;
+    const key = match[1]!;
+    const first = positions[key];
+    if (first) repeated.push([key, first.line, i + 1]);
+    else positions[key] = { line: i + 1 };
+  }
+  return { positions, repeated };
+}
