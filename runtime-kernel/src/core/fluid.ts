@@ -344,16 +344,21 @@ export class FluidCore {
     const debug = this.config.DEBUG;
     const stages = this.#stages;
     for (const mw of stages.outer) koa.use(mw);
-    koa.use(async (ctx, next) => {
-      try {
-        await next();
-      } catch (err) {
-        if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
-        else answerError(ctx, err, logger);
-      }
+    // Not async: a response no processor touches costs one `then` here.
+    const finish = (ctx: FluidContext): Promise<void> | undefined => {
       fillErrorBody(ctx);
-      if (processors.size > 0) await processors.run(ctx, logger);
-    });
+      return processors.run(ctx, logger);
+    };
+    koa.use((ctx, next) =>
+      next().then(
+        () => finish(ctx),
+        async (err: unknown) => {
+          if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
+          else answerError(ctx, err, logger);
+          return finish(ctx);
+        },
+      ),
+    );
     this.#frozen = true;
     for (const mw of stages.first) koa.use(mw);
     koa.use(serveMounts(this.#mounts));
