@@ -120,7 +120,7 @@ export class FluidCore {
     this.templates = new TemplateEngine([join(this.root, 'fluid', 'templates'), KERNEL_TEMPLATES_DIR]);
     this.templates.reload = this.config.DEBUG; // development: edited templates show on the next render
     this.#registerHelpers();
-    if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d)));
+    if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d), { cacheable: () => (this.templates.reload ? undefined : this.templates.generation) }));
     this.#mounts.push({ prefix: KERNEL_STATIC_PREFIX, dir: KERNEL_STATIC_DIR }, { prefix: '/static', dir: join(this.root, 'fluid', 'static') });
 
     this.koa = new Koa<FluidState, FluidContextExtensions>({ proxy: false });
