@@ -68,6 +68,7 @@ describe('defaults', () => {
       SECURITY_HSTS_PRELOAD: false,
       SECURITY_HEADER_OVERRIDES: {},
       FW_ALPINE_BUILD: 'csp',
+      FW_ENV: 'production',
       BODY_PARSER: true,
       BODY_JSON_LIMIT: 1_048_576,
       BODY_FORM_LIMIT: 102_400,
