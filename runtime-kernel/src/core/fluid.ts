@@ -26,7 +26,7 @@ import { createLogger, FrameworkException, type Logger } from './errors.js';
 import { escape, type Markup } from './markup.js';
 import { STAGES, type Plugin, type Stage } from './plugin.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
-import { HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
+import { dispatchRouters, HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
 import { KERNEL_STATIC_DIR, KERNEL_STATIC_PREFIX, KERNEL_TEMPLATES_DIR, serveMounts, type StaticMount } from './static.js';
 import { TemplateEngine, type TemplateData } from './templates.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
@@ -366,10 +366,8 @@ export class FluidCore {
     for (const mw of stages.app) koa.use(mw);
     if (this.#before.length > 0 || this.#after.length > 0) koa.use(this.#hooksMiddleware());
     const routers = this.routers;
-    for (const r of routers) {
-      const mw = r.dispatcher();
-      if (mw) koa.use(mw);
-    }
+    const dispatch = dispatchRouters(routers);
+    if (dispatch) koa.use(dispatch);
     for (const mw of stages.fallback) koa.use(mw);
     koa.use(methodNotAllowed(() => routers));
     this.#listener = koa.callback() as RequestListener; // requests wait in callback() until now
