@@ -6,8 +6,8 @@
  * - the same project built (`fw build`) and started as in production (`node dist/fluid/server.js`,
  *   what `npm start` runs);
  * - a Vite React app built by `fw build`, started the same way with the default settings (the
- *   boot serves the built dist/: FW_CHECK_FRONTEND and FW_BUILD_FRONTEND default to false), and
- *   under `fw run`.
+ *   production entry `fluid/server.ts` turns FW_CHECK_FRONTEND and FW_BUILD_FRONTEND off, so the
+ *   boot serves the built dist/), and under `fw run` (the config defaults: it checks and builds).
  * Time is from spawn to the first 200 on `/`; CPU is the server process's own time until then;
  * RSS is read from /proc at that moment.
  *
@@ -76,9 +76,9 @@ const rows = await compareBoots(
       baseline: koa,
       target: '≤ 2×',
       rssTarget: '≤ 1.5×',
-      note: 'Built once by fw build; the boot serves dist/ and builds nothing (FW_CHECK_FRONTEND, FW_BUILD_FRONTEND default to false).',
+      note: 'Built once by fw build; the boot serves dist/ and builds nothing (fluid/server.ts turns FW_CHECK_FRONTEND and FW_BUILD_FRONTEND off).',
     },
-    { name: 'fw run (Vite React app, production, default settings)', fw: fwRun(vite, 'fw run, Vite app, DEBUG=false', production), baseline: koa, note: 'Built once by fw build; tsx loads fluid/app.ts.' },
+    { name: 'fw run (Vite React app, production, default settings)', fw: fwRun(vite, 'fw run, Vite app, DEBUG=false', production), baseline: koa, note: 'tsx loads fluid/app.ts; the config defaults check and build the frontend at this boot.' },
   ],
   { rounds: ROUNDS },
 );
