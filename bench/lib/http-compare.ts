@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { interleave } from './interleave.ts';
 import { LOAD_TOOL, runLoad, type LoadRun } from './load.ts';
-import { cpuMicros } from './procfs.ts';
+import { treeCpuMicros } from './procfs.ts';
 import { pairedRow, type Row, type Sample } from './report.ts';
 import type { RunningServer } from './server.ts';
 import { CONNECTIONS, QUICK, SECONDS } from './settings.ts';
@@ -84,9 +84,10 @@ interface Run {
 }
 
 async function measure(e: Endpoint, seconds: number, connections: number): Promise<Run> {
-  const before = cpuMicros(e.server.pid);
+  // The whole process tree: a --workers server's CPU is its workers'.
+  const before = treeCpuMicros(e.server.pid);
   const load = await runLoad(e.server.url(e.path), { seconds, connections, headers: e.headers ?? {} });
-  const used = cpuMicros(e.server.pid) - before;
+  const used = treeCpuMicros(e.server.pid) - before;
   const expected = e.status ?? 200;
   const wrongStatus = expected < 300 ? load.non2xx : load.requests - load.non2xx;
   if (wrongStatus > 0 || load.errors > 0 || load.requests === 0) {
@@ -121,5 +122,5 @@ export async function compareHttp(bench: string, comparisons: readonly HttpCompa
 
 /** The settings line of an HTTP benchmark's table. */
 export function httpSettings(rounds: number): string {
-  return `${rounds} interleaved rounds × ${SECONDS} s per side, ${CONNECTIONS} keep-alive connections (${LOAD_TOOL}); servers and load generator in separate processes; CPU = the server process's (/proc) per request`;
+  return `${rounds} interleaved rounds × ${SECONDS} s per side, ${CONNECTIONS} keep-alive connections (${LOAD_TOOL}); servers and load generator in separate processes; CPU = the server's process tree's (/proc) per request`;
 }

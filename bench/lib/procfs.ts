@@ -3,7 +3,7 @@
  * machine's load average. Read from outside the process, so measuring costs the server nothing.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of the `utime`/`stime` fields (`getconf CLK_TCK`, 100 on Linux). */
 const TICKS_PER_SECOND = (() => {
@@ -25,6 +25,28 @@ export function cpuMicros(pid: number): number {
   const f = statFields(pid);
   // Fields 14 and 15 of stat(5); the slice above starts at field 3.
   return ((Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND) * 1e6;
+}
+
+/**
+ * CPU time of a process and every live descendant (a node:cluster primary and its workers), in
+ * microseconds; for a process without children the same as {@link cpuMicros}. A descendant that
+ * exits between two readings takes its CPU with it, so measure trees whose processes stay up.
+ */
+export function treeCpuMicros(pid: number): number {
+  let total = 0;
+  const pending = [pid];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    try {
+      total += cpuMicros(next);
+      for (const task of readdirSync(`/proc/${next}/task`)) {
+        const children = readFileSync(`/proc/${next}/task/${task}/children`, 'utf8').trim();
+        if (children) pending.push(...children.split(' ').map(Number));
+      }
+    } catch {
+      // The process exited while being read: nothing more to count.
+    }
+  }
+  return total;
 }
 
 /**

@@ -11,6 +11,8 @@
  * | limits | `limit()`, `exempt()` | `RATELIMIT_DEFAULT`/`RATELIMIT_ENABLED`, or a route with `limit()` |
  * | mail | `fluid.mail` | first use (`MAIL_*`) |
  * | cache | `fluid.cache` | first use (`CACHE_TYPE`) |
+ * | health | `fluid.health`, `/healthz`, `/readyz`, the drain | `HEALTH_*` (on by default) |
+ * | logging | the request log, `X-Request-Id` | `FW_LOG_REQUESTS` (on by default) |
  * | security | the security headers, `{{csp_nonce}}` | `SECURITY_HEADERS` (on by default) |
  * | body | `ctx.request.body` for JSON, form and text bodies | `BODY_PARSER` (on by default) |
  *
@@ -24,6 +26,8 @@ import type { Plugin } from './core/plugin.js';
 import { cache } from './cache/plugin.js';
 import { events } from './events/create.js';
 import { frontend } from './frontend/plugin.js';
+import { health } from './health/plugin.js';
+import { logging } from './logging/index.js';
 import { i18n } from './i18n/i18n.js';
 import { rateLimits } from './limits/plugin.js';
 import { mail } from './mail/plugin.js';
@@ -31,9 +35,12 @@ import { sockets } from './sockets/sockets.js';
 import { security } from './security/plugin.js';
 import { bodyParser } from './body/plugin.js';
 
-/** The built-in plugins `Fluid` registers, in order (the order of their middleware at a stage). */
+/**
+ * The built-in plugins `Fluid` registers, in order (the order of their middleware at a stage):
+ * health first, so probes skip the request log and everything after it.
+ */
 export function builtinPlugins(): Plugin[] {
-  return [security(), bodyParser(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
+  return [health(), logging(), security(), bodyParser(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
 }
 
 /** The application object; see the module comment and docs/kernel.md. */

@@ -18,12 +18,14 @@ import './frontend/index.js';
 import './i18n/index.js';
 import './mail/index.js';
 import './cache/index.js';
+import './health/index.js';
+import './logging/index.js';
 import './body/index.js';
 
 export { Fluid } from './fluid.js';
 export { FluidCore } from './core/fluid.js';
-export type { FluidOptions, LifecycleHook, AfterRequestHook } from './core/fluid.js';
-export type { Plugin, Stage } from './core/plugin.js';
+export type { FluidOptions, LifecycleHook, AfterRequestHook, CloseOptions } from './core/fluid.js';
+export type { Plugin, Stage, Backend } from './core/plugin.js';
 export { Additive } from './core/additive.js';
 export type { AdditiveOptions, BeforeEnableHook } from './core/additive.js';
 export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, Next } from './core/context.js';
@@ -31,7 +33,7 @@ export type { HttpRouter, BeforeRequestHook, AfterValueHook } from './core/route
 export type { WsRouter, WsHandler, WsGuard, WsRouteOptions } from './core/ws-router.js';
 export type { UrlParams, UrlForOptions } from './core/url.js';
 export type { TemplateData } from './core/templates.js';
-export { serve } from './core/serve.js';
+export { serve, serveArgs } from './core/serve.js';
 export type { ServeOptions, Served } from './core/serve.js';
 export { FrameworkException, HttpError, ConfigError } from './core/errors.js';
 export type { HttpErrorOptions, Logger } from './core/errors.js';

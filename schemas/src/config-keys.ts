@@ -94,6 +94,13 @@ const port = () =>
   z.int({ error: 'an integer port number 0-65535' }).min(0, { error: 'a port number 0-65535' }).max(65535, {
     error: 'a port number 0-65535',
   });
+const seconds = (min: number) =>
+  z
+    .int({ error: `a whole number of seconds${min === 0 ? '' : `, at least ${min}`}` })
+    .min(min, { error: `a whole number of seconds${min === 0 ? '' : `, at least ${min}`}` });
+const count = (min: number, error: string) => z.int({ error }).min(min, { error });
+const healthPath = () =>
+  z.string().regex(/^\/[A-Za-z0-9._~\/-]*$/, { error: 'an absolute path such as "/healthz"' });
 const bodyLimit = (what: string, value: number) =>
   z
     .int({ error: 'a whole number of bytes >= 1' })
@@ -224,6 +231,10 @@ export const configShape = {
   AUTH_PERMISSIONS: guardNames('permission')
     .default([])
     .describe('Permission names; the generators write a guard per permission. Default [].'),
+  AUTH_TWO_FACTOR: bool(
+    'With the auth scaffold (`fw create auth`): generate TOTP two-factor pages (enrol, challenge, recovery codes, disable). Default true.',
+    true,
+  ),
   FW_OCEAN_URL: z
     .string()
     .refine((v) => /^(https?|file):/i.test(v) || !/^[a-z][a-z0-9+.-]*:/i.test(v), {
@@ -231,6 +242,66 @@ export const configShape = {
     })
     .optional()
     .describe('Where `fw ocean` reads its index: the URL (http, https or file:) or path of the index JSON document. Unset: the index shipped with fw.'),
+  SERVER_HEADERS_TIMEOUT: seconds(1)
+    .default(20)
+    .describe('Seconds a client has to send a request\'s headers (counted from its first byte); slower connections (slowloris) get 408 and are closed. Default 20.'),
+  SERVER_REQUEST_TIMEOUT: seconds(1)
+    .default(120)
+    .describe('Seconds a client has to send a whole request, body included. Default 120.'),
+  SERVER_KEEP_ALIVE_TIMEOUT: seconds(1)
+    .default(65)
+    .describe('Seconds an idle keep-alive connection stays open; keep it above your load balancer\'s idle timeout (60 s on most). Default 65.'),
+  SERVER_MAX_CONNECTIONS: count(0, 'a whole number of connections (0 = no cap)')
+    .default(10_000)
+    .describe('Open connections (websockets included) one process accepts; more are refused at once. 0 = no cap. Default 10000.'),
+  SERVER_DRAIN_DELAY: seconds(0)
+    .default(5)
+    .describe('On SIGTERM, seconds the readiness route fails (while requests are still served) before the server stops accepting, so load balancers stop sending traffic first. Applied only when the readiness route was probed in the last minute, and not on SIGINT. Default 5.'),
+  SERVER_DRAIN_TIMEOUT: seconds(1)
+    .default(10)
+    .describe('Seconds in-flight requests get to finish once the server stops accepting; then their connections are closed. Default 10.'),
+  WEB_CONCURRENCY: count(1, 'a whole number of worker processes, at least 1')
+    .default(1)
+    .describe('Worker processes `npm start` / `fw start` runs on node:cluster (`--workers N` wins). Default 1.'),
+  FW_INSTANCES: count(1, 'a whole number of instances, at least 1')
+    .default(1)
+    .describe('Hosts or containers that run this app behind one load balancer. Above 1, fw warns at startup about backends that are not shared between hosts. Default 1.'),
+  HEALTH_ENABLED: bool('Serve the liveness and readiness routes (HEALTH_LIVE_PATH, HEALTH_READY_PATH). Default true.', true),
+  HEALTH_LIVE_PATH: healthPath().default('/healthz').describe('Path of the liveness route. Default "/healthz".'),
+  HEALTH_READY_PATH: healthPath().default('/readyz').describe('Path of the readiness route. Default "/readyz".'),
+  HEALTH_ACCESS: z
+    .enum(['public', 'loopback', 'token'])
+    .default('public')
+    .describe('Who may call the health routes: anyone, loopback peers only, or callers sending HEALTH_TOKEN in the X-Health-Token header. Default public.'),
+  HEALTH_TOKEN: z
+    .string()
+    .min(16, { error: 'a token of at least 16 characters' })
+    .optional()
+    .describe('The token HEALTH_ACCESS=token requires in the X-Health-Token header (use HEALTH_TOKEN_FILE for a file).'),
+  HEALTH_CHECK_TIMEOUT: seconds(1)
+    .default(2)
+    .describe('Seconds each readiness check (cache, events bus, database binds, the app\'s own) may take before it counts as failed. Default 2.'),
+  REDIS_TIMEOUT: seconds(1)
+    .default(2)
+    .describe('Seconds a Redis command (cache, rate-limit counters, events bus ping) may take; a frozen Redis fails requests that need it with 503 after this. Default 2.'),
+  DATABASE_CONNECT_TIMEOUT: seconds(1)
+    .default(5)
+    .describe('Seconds to open a PostgreSQL connection of a bind before the query fails with 503. Default 5.'),
+  DATABASE_STATEMENT_TIMEOUT: seconds(1)
+    .default(30)
+    .describe('Seconds one PostgreSQL statement may run (server-side statement_timeout; the client gives up 1 s later, e.g. on a frozen server); then the request answers 503. Default 30.'),
+  WS_PING_INTERVAL: seconds(0)
+    .default(30)
+    .describe('Seconds between websocket pings; a socket that has not answered the previous ping is dropped. 0 turns the heartbeat off. Default 30.'),
+  FW_LOG_LEVEL: z
+    .enum(['debug', 'info', 'warn', 'error', 'silent'])
+    .default('info')
+    .describe('Lowest level the default logger writes: debug, info, warn, error or silent. Default info.'),
+  FW_LOG_FORMAT: z
+    .enum(['json', 'text'])
+    .optional()
+    .describe('Default logger format: json (pino, one JSON object per line) or text (one readable line). Unset: text on a terminal, json otherwise.'),
+  FW_LOG_REQUESTS: bool('Log one line per request (method, path, status, duration, request id) and answer X-Request-Id. Default true.', true),
   SECURITY_HEADERS: bool(
     'Send the security headers (CSP, X-Content-Type-Options, X-Frame-Options, Referrer-Policy, HSTS over HTTPS, ...) on every response. Default true.',
     true,

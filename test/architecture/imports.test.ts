@@ -45,7 +45,7 @@ function plant(root: string, file: string, line: string): void {
 describe('runtime-kernel/src imports', () => {
   it('the plugin folders are the ones the architecture names', () => {
     // `testing` is not a plugin (only an app's tests import it) but, like one, the core never imports it.
-    expect(PLUGINS.sort()).toEqual(['auth', 'body', 'cache', 'db', 'events', 'frontend', 'i18n', 'limits', 'mail', 'security', 'sockets', 'testing', 'tokens']);
+    expect(PLUGINS.sort()).toEqual(['auth', 'body', 'cache', 'db', 'events', 'frontend', 'health', 'i18n', 'limits', 'logging', 'mail', 'security', 'sockets', 'testing', 'tokens']);
   });
 
   it('has no import cycle, and the core imports no plugin', async () => {

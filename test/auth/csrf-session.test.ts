@@ -23,6 +23,11 @@ beforeAll(async () => {
     signOut(ctx);
     return { out: true };
   });
+  // A sign-out that answers with a page holding a form (the signed-out home, a sign-in form).
+  fluid.app.post('logout-page', '/logout-page', (ctx) => {
+    signOut(ctx);
+    return ctx.render('form.html');
+  });
   base = (await client(fluid)).base;
 });
 afterAll(async () => {
@@ -74,7 +79,8 @@ describe('CSRF', () => {
     const other = JSON.parse(Buffer.from(body!, 'base64url').toString());
     other.sid = 'f'.repeat(32);
     await expectCsrf403(await post(c, { 'X-CSRF-Token': `${Buffer.from(JSON.stringify(other)).toString('base64url')}.${mac}` }));
-    await expectCsrf403(await post(c, { 'X-CSRF-Token': `${body}.${mac!.slice(0, -1)}x` }));
+    // Flip the MAC's first character (all six of its bits count, unlike the last one's).
+    await expectCsrf403(await post(c, { 'X-CSRF-Token': `${body}.${mac![0] === 'A' ? 'B' : 'A'}${mac!.slice(1)}` }));
     await expectCsrf403(await post(c, { 'X-CSRF-Token': 'garbage' }));
   });
 
@@ -172,6 +178,18 @@ describe('session cookie', () => {
     // CSRF tokens from before sign-in stop working
     await expectCsrf403(await post(c, { 'X-CSRF-Token': oldToken }));
     expect((await post(c, { 'X-CSRF-Token': await tokenOf(c) })).status).toBe(200);
+  });
+
+  it('a page rendered after signOut in the same request carries an anonymous token that then passes', async () => {
+    const c = new Client(base);
+    await c.signIn(USERS.verified!);
+    expect((await c.fetch('/logout-page', { method: 'POST' })).status).toBe(403); // signing out needs a token too
+    const out = await c.fetch('/logout-page', { method: 'POST', headers: { 'X-CSRF-Token': await tokenOf(c) } });
+    expect(out.status).toBe(200);
+    const token = /name="csrf_token" value="([^"]+)"/.exec(await out.text())?.[1];
+    expect(token).toBeTruthy();
+    expect((await c.fetch('/me', { headers: { Accept: 'application/json' } })).status).toBe(401);
+    expect((await post(c, { 'X-CSRF-Token': token! })).status).toBe(200);
   });
 
   it('signOut clears the session', async () => {

@@ -59,6 +59,18 @@ export function authApp(
   return { fluid, auth, root: dir };
 }
 
+/** Stores the cookies `res` sets in `jar` (name → value) and drops the ones it clears. */
+export function keepCookies(jar: Map<string, string>, res: Response): void {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const eq = pair!.indexOf('=');
+    const name = pair!.slice(0, eq).trim();
+    const value = pair!.slice(eq + 1).trim();
+    if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
+
 /** A fetch client that keeps cookies (name → value) between requests. */
 export class Client {
   readonly jar = new Map<string, string>();
@@ -68,14 +80,7 @@ export class Client {
     const headers = new Headers(init.headers);
     if (this.jar.size > 0 && !headers.has('Cookie')) headers.set('Cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
     const res = await fetch(this.base + path, { redirect: 'manual', ...init, headers });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
+    keepCookies(this.jar, res);
     return res;
   }
 

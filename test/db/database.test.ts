@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
-import { Database, DatabaseError, registerDatabase, type PrismaClientClass } from '@fw/kernel/db';
+import { Database, DatabaseError, DatabaseUnavailableError, registerDatabase, type PrismaClientClass } from '@fw/kernel/db';
+import { memoryLogger } from '../kernel/helpers.js';
 import { migrateCommandPlan, renderMigrateEnvironment, runPrismaAll } from '../../generators/src/migrate/index.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { prismaCli, tempProject, usePrismaOffline, writeFiles } from '../support/prisma.js';
@@ -190,5 +191,41 @@ describe('Database: one generated PrismaClient per bind through driver adapters'
     expect(error).toBeInstanceOf(DatabaseError);
     expect((error as DatabaseError).message).toBe('Database: closing failed for main: socket hang up');
     expect(await settledConnections('reports')).toBe(0);
+  });
+});
+
+describe('outages (the last tests: they kill the server)', () => {
+  it('registerDatabase gives the binds the config\'s timeouts, the logger and a readiness check each', async () => {
+    await writeFile(
+      path.join(project.root, 'fw.json'),
+      JSON.stringify({ name: 'notes', config: { DATABASE_BINDS: binds, DATABASE_CONNECT_TIMEOUT: 2, DATABASE_STATEMENT_TIMEOUT: 3 } }),
+    );
+    const fluid = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests' }, logger: memoryLogger() });
+    const db = registerDatabase(fluid, new Database({ binds: fluid.config.DATABASE_BINDS, root: fluid.root, clients }));
+    expect(db.timeouts).toEqual({ connect: 2, statement: 3 });
+    expect(fluid.health.checks).toEqual(['database.main', 'database.reports']);
+    expect(new Database({ binds, root: project.root, clients, timeouts: { statement: 9 } }).timeouts).toEqual({ connect: 5, statement: 9 });
+    await fluid.close();
+  });
+
+  it('a stopped PostgreSQL: queries fail with DatabaseUnavailableError (503, Retry-After), logged once; other errors stay Prisma\'s', async () => {
+    const logger = memoryLogger();
+    const db = new Database({ binds, root: project.root, clients, timeouts: { connect: 1, statement: 1 }, logger });
+    try {
+      expect(await db.bind('reports').note.count()).toBeGreaterThanOrEqual(0);
+      const wrong = await db.bind('reports').$queryRawUnsafe('SELECT * FROM no_such_table').catch((e: unknown) => e);
+      expect(wrong).not.toBeInstanceOf(DatabaseUnavailableError);
+      expect((wrong as Error).name).toBe('PrismaClientKnownRequestError');
+      server.signal('SIGKILL');
+      const errors = await Promise.all([db.bind('reports').note.count(), db.bind('reports').$queryRawUnsafe('SELECT 1'), db.ping('reports')].map((p) => p.catch((e: unknown) => e)));
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(DatabaseUnavailableError);
+        expect(error).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE', bind: 'reports', headers: { 'Retry-After': '5' } });
+      }
+      expect(logger.lines.filter((l) => l.startsWith('error database: bind "reports" unavailable'))).toHaveLength(1);
+      expect(await db.bind('main').note.count()).toBe(1); // the SQLite bind is not affected
+    } finally {
+      await db.dispose();
+    }
   });
 });

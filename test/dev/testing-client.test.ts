@@ -85,3 +85,23 @@ describe('an app without auth', () => {
     await expect(client.get('/').then((r) => r.json())).rejects.toThrow(/GET \/ answered 200 with a body that is not JSON/);
   });
 });
+
+describe('start()', () => {
+  const fluid = makeFluid();
+  let started = 0;
+  fluid.onStartup(() => void started++);
+  fluid.app.get('home', '/', () => 'up');
+  const client = testClient(fluid);
+  afterAll(() => client.close());
+
+  it('boots the app and its server before any request (so a beforeAll pays for a slow boot), once', async () => {
+    expect(client.origin).toBe('');
+    await client.start();
+    expect(fluid.mixed).toBe(true);
+    expect(started).toBe(1);
+    expect(client.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await client.start();
+    expect((await client.get('/')).text).toBe('up');
+    expect(started).toBe(1);
+  });
+});

@@ -48,7 +48,7 @@ test('npx tsc --noEmit is clean', () => {
 });
 
 test("the app's own npm test passes", () => {
-  expect(stripVTControlCharacters(sh('npm', ['test'], root).stdout)).toMatch(/Tests\s+2 passed \(2\)/);
+  expect(stripVTControlCharacters(sh('npm', ['test'], root).stdout)).toMatch(/Tests\s+3 passed \(3\)/);
 });
 
 test('fw run serves the home page and htmx, and SIGTERM shuts down cleanly with the shutdown hook run', async () => {

@@ -40,7 +40,7 @@ test('npx tsc --noEmit is clean (the Vite workspace is left to its own tsconfig)
 });
 
 test("the app's own npm test passes: the frontend is built and / serves its index", () => {
-  expect(stripVTControlCharacters(as.run('npm', ['test'], root).stdout)).toMatch(/Tests\s+1 passed \(1\)/);
+  expect(stripVTControlCharacters(as.run('npm', ['test'], root).stdout)).toMatch(/Tests\s+2 passed \(2\)/);
   expect(existsSync(path.join(root, 'fluid/frontend/dist/index.html'))).toBe(true);
 });
 

@@ -112,7 +112,7 @@ await serve(fluid, { port: 0, host: '127.0.0.1' });
     // tsx (as `npx tsx` runs it) relays SIGTERM to the script and exits with its code.
     const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['--tsconfig', join(REPO, 'test/tsconfig.json'), script], {
       cwd: REPO,
-      env: { ...process.env, FW_LOG_LEVEL: 'error' },
+      env: { ...process.env, FW_LOG_LEVEL: 'error', SERVER_DRAIN_DELAY: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

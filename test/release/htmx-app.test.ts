@@ -38,9 +38,15 @@ test('npx fw create additive blog, then fw ocean install health from the registr
   flow.user.run('npm', ['run', 'build'], root);
   const server = await startServer('npm', ['start'], root, flow.user.env);
   try {
-    const health = await fetch(`${server.base}/api/health`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    // The kernel answers the load balancer; the Additive's status page (with its template from
+    // the published package) shows an operator on loopback the same checks with their details.
+    expect(await (await fetch(`${server.base}/readyz`)).json()).toMatchObject({ status: 'ready' });
+    const status = await fetch(`${server.base}/api/health`);
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ app: 'my-app', status: 'ready', checks: [{ name: 'cache', state: 'ok' }] });
+    const page = await fetch(`${server.base}/health/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>my-app: ready</title>');
     // The blog's template and manifest were copied beside its compiled modules by fw build.
     const blog = await fetch(`${server.base}/blog/`);
     expect(blog.status).toBe(200);

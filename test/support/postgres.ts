@@ -4,6 +4,7 @@
  *   const pg = await startPostgres();   // initdb + pg_ctl start on 127.0.0.1:<free port>
  *   pg.url('my_db')                     // postgresql://fw_test@127.0.0.1:<port>/my_db
  *   await pg.stop();                    // pg_ctl stop, data directory removed
+ *   pg.signal('SIGSTOP')                // freeze (or thaw, SIGCONT) the server and every backend
  *
  * PostgreSQL refuses to run as root, so under root the server runs as the `postgres` user
  * (`runuser`), with its data directory and unix-socket directory in /tmp owned by that user.
@@ -26,6 +27,8 @@ export interface TestPostgres {
   url(database?: string): string;
   /** Stops the server and removes its data directory (idempotent). */
   stop(): Promise<void>;
+  /** Sends `signal` to the postmaster and every process it started (SIGSTOP freezes the whole server). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 const ROLE = 'fw_test';
@@ -75,11 +78,26 @@ export async function startPostgres(): Promise<TestPostgres> {
     if (stopped) return;
     stopped = true;
     live.delete(stopSync);
+    signalAll('SIGCONT'); // a frozen server cannot stop
     const pgCtl = [...as.prefix, path.join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'];
     spawnSync(pgCtl[0]!, pgCtl.slice(1), { cwd: '/tmp', stdio: 'ignore' });
     rmSync(dir, { recursive: true, force: true });
   };
   const stop = async (): Promise<void> => stopSync();
+  /** The postmaster (first line of postmaster.pid) and its children. */
+  function signalAll(signal: NodeJS.Signals): void {
+    const pidFile = path.join(data, 'postmaster.pid');
+    if (!existsSync(pidFile)) return;
+    const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' }).stdout.split(/\s+/).filter(Boolean).map(Number);
+    for (const pid of [postmaster, ...children]) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // gone already
+      }
+    }
+  }
   live.add(stopSync);
   try {
     run([...as.prefix, path.join(bin, 'initdb'), '-D', data, '-U', superuser, '--auth=trust', '-E', 'UTF8', '--no-sync'], 'initdb');
@@ -104,6 +122,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       user: ROLE,
       url: (database = ROLE) => `postgresql://${ROLE}@127.0.0.1:${port}/${database}`,
       stop,
+      signal: signalAll,
     };
   } catch (error) {
     await stop();

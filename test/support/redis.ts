@@ -5,6 +5,7 @@
  *   const again = await startRedis({ port });   // a fresh server on a known port
  *   ... redis.url ...
  *   await redis.stop();
+ *   redis.signal('SIGSTOP') / redis.signal('SIGCONT')   // freeze and thaw it (fault tests)
  *
  * A missing `redis-server` binary is an error, never a skip.
  */
@@ -21,6 +22,10 @@ export interface TestRedis {
   readonly port: number;
   /** Stop the server and wait for it to exit (idempotent). */
   stop(): Promise<void>;
+  /** Sends `signal` to the server (SIGSTOP freezes it, SIGCONT thaws it, SIGKILL kills it). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves once the server has exited. */
+  readonly exited: Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -69,9 +74,14 @@ export async function startRedis(options: { port?: number; timeoutMs?: number } 
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
+    exited,
+    signal: (signal) => void child.kill(signal),
     stop: () => {
       stopping ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGCONT'); // a frozen server cannot act on SIGTERM
+          child.kill('SIGTERM');
+        }
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);

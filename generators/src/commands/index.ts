@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { words: ['create', 'app'], summary: 'write app_configs/<name>.ini with a fresh SECRET_KEY', load: () => import('./create-app.js') },
   { words: ['create', 'additive'], summary: 'write additives/<name>/ (typed modules) and register it', load: () => import('./create-additive.js') },
+  { words: ['create', 'auth'], summary: 'add sign-up, sign-in, verification, reset and 2FA pages (fluid/auth/)', load: () => import('./create-auth.js') },
   { words: ['destroy', 'additive'], summary: 'remove an additive fw generated, and its registration', load: () => import('./destroy-additive.js') },
   { words: ['generate'], summary: 're-render from fw.json, merging with your edits (--dry-run, --json)', load: () => import('./generate.js') },
   { words: ['make'], summary: 'run a generator: route, page, model, mail, guard, event, test, plugin, or your own', load: () => import('./make.js') },
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
   { words: ['dev'], summary: 'the dev loop: restarts, browser reloads and Vite HMR (fw run --watch)', load: async () => ({ run: (await import('./run.js')).runDev }) },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
+  { words: ['start'], summary: 'run the production build like npm start (--workers, --port, --host)', load: () => import('./start.js') },
   { words: ['doctor'], summary: 'find (--fix: repair) leftovers of killed runs and record problems in .fw/', load: () => import('./doctor.js') },
   {
     words: ['ocean', 'search'],

@@ -10,6 +10,11 @@ export interface MigrateEnvironmentOptions {
   securityBind: string;
   /** The project's name (fw.json `name`), used in comments. */
   projectName: string;
+  /**
+   * The security models to write instead of the minimal `User` / `Session` (the auth scaffold's
+   * `User` and `AuthToken`, from `authModels` of generators/src/auth).
+   */
+  securityModels?: string;
   /** Folder of the `migrate` blueprint (default: `blueprints/migrate` of this package). */
   blueprint?: string;
 }
@@ -76,6 +81,7 @@ export function renderMigrateEnvironment(options: MigrateEnvironmentOptions): Ma
       projectName: options.projectName,
       provider,
       security: name === options.securityBind,
+      securityModels: name === options.securityBind ? (options.securityModels ?? false) : false,
       envVar: bindEnvVar(name),
       fallback: sqliteFallbackUrl(name, url, dir) ?? false,
       configPath: `${dir}/prisma.config.ts`,

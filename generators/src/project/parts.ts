@@ -1,5 +1,13 @@
 import type { ProjectConfig } from '@fw/schemas';
-import { renderAuthGuards } from '../auth/index.js';
+import {
+  adapterPackages,
+  AUTH_SCAFFOLD_DEPENDENCIES,
+  AUTH_SCAFFOLD_DEV_DEPENDENCIES,
+  authModels,
+  installInApp,
+  renderAuthGuards,
+  renderAuthScaffold,
+} from '../auth/index.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../package-info.js';
 import type { Cache } from '../pipeline/cache.js';
@@ -9,6 +17,7 @@ import type { ConfigDefaults } from './config.js';
 import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID } from './generators.js';
 import { prepareBlueprint } from '../render/blueprint.js';
 import { addDependencies } from './render.js';
+import { APP_FILE } from './registrations.js';
 
 /** Input of {@link renderParts}: what the config-driven parts of a project depend on. */
 export interface PartsInput {
@@ -25,6 +34,8 @@ export interface PartsInput {
   catalogs?: ReadonlyMap<string, string>;
   /** Where the i18n render is cached (typesafe-i18n's generator takes seconds). */
   cache?: Cache;
+  /** Render the auth scaffold of `fw create auth` (the project has it: see docs/auth-scaffold.md); implies `migrate`. */
+  authScaffold?: boolean;
 }
 
 /**
@@ -34,12 +45,14 @@ export interface PartsInput {
  */
 export async function renderParts(tree: Tree, input: PartsInput): Promise<void> {
   const { config, defaults } = input;
-  if (input.migrate) {
-    await renderMigrate(tree, config, defaults);
+  const scaffold = input.authScaffold === true;
+  if (input.migrate || scaffold) {
+    await renderMigrate(tree, config, defaults, scaffold);
     // The generated clients import @prisma/client; `fw migrate` runs the project's own prisma CLI.
     addDependencies(tree, { dependencies: ['@prisma/client'], devDependencies: ['prisma'] });
   }
-  await renderAuth(tree, config);
+  await renderAuth(tree, config, scaffold);
+  if (scaffold) await renderScaffold(tree, config, defaults);
   if (await renderI18n(tree, config, defaults, input.catalogs ?? new Map(), input.cache)) {
     // The typed translation modules import typesafe-i18n at run time.
     addDependencies(tree, { dependencies: ['typesafe-i18n'] });
@@ -50,12 +63,13 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
  * Adds the Prisma environment of `fw migrate init` for the binds in `fw.json` (schema defaults
  * when absent) to `tree`, recorded with the generator id `migrate`.
  */
-async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
+async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults, scaffold: boolean): Promise<void> {
   const { renderMigrateEnvironment } = await import('../migrate/render.js');
   await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
-  const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name });
+  const securityModels = scaffold ? await authModels(securityBind) : undefined;
+  const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name, ...(securityModels ? { securityModels } : {}) });
   for (const [file, content] of files) tree.render(file, content, { generator: MIGRATE_GENERATOR_ID });
 }
 
@@ -64,9 +78,9 @@ async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: Config
  * `AUTH_ROLES` or `AUTH_PERMISSIONS` (even to `[]`): a project that never mentions them gets no
  * guards module.
  */
-async function renderAuth(tree: Tree, config: ProjectConfig): Promise<void> {
+async function renderAuth(tree: Tree, config: ProjectConfig, scaffold: boolean): Promise<void> {
   const { AUTH_ROLES: roles, AUTH_PERMISSIONS: permissions } = config.config;
-  if (roles === undefined && permissions === undefined) return;
+  if (roles === undefined && permissions === undefined && !scaffold) return;
   await prepareBlueprint('auth', ['fluid/guards.ts.hbs']);
   let files: Map<string, string>;
   try {
@@ -75,6 +89,28 @@ async function renderAuth(tree: Tree, config: ProjectConfig): Promise<void> {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
   for (const [file, content] of files) tree.render(file, content, { generator: AUTH_GENERATOR_ID });
+}
+
+/**
+ * The auth scaffold (generator `auth-scaffold`, from `renderAuthScaffold`): its files, its
+ * dependencies, the driver adapter of the users' bind, and `installAuthScaffold(fluid)` in
+ * `fluid/app.ts` (written on top of the merge, once; a user who removes it keeps it removed only
+ * by also removing the import, which is how the codemod recognises an installed app).
+ */
+async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
+  const bind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
+  const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
+  const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
+  const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
+  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite' });
+  const { bindProvider } = await import('../migrate/urls.js');
+  addDependencies(tree, {
+    dependencies: [...AUTH_SCAFFOLD_DEPENDENCIES, ...adapterPackages(bindProvider(bind, binds[bind] ?? ''))],
+    devDependencies: [...AUTH_SCAFFOLD_DEV_DEPENDENCIES],
+  });
+  const app = await tree.readText(APP_FILE);
+  const installed = app === undefined ? undefined : installInApp(app);
+  if (installed !== undefined && installed !== app) tree.write(APP_FILE, installed, { reason: 'installs the auth scaffold' });
 }
 
 /**

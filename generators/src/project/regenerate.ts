@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { additiveDir } from '../additive/render.js';
+import { AUTH_SCAFFOLD_GENERATOR_ID } from '../auth/scaffold.js';
 import type { Cache } from '../pipeline/cache.js';
 import type { Tree } from '../pipeline/tree.js';
 import { hasConflictMarkers } from '../pipeline/merge.js';
@@ -23,6 +24,8 @@ export interface WholeProjectInput {
    * `fw migrate init` sets it, so the environment and its dependencies arrive in one run.
    */
   migrate?: boolean;
+  /** Render the auth scaffold (default: when the record holds its files; `fw create auth` sets it). */
+  authScaffold?: boolean;
   /** The generators the run answers for (default: all); registrations follow the Additives it owns. */
   owns?: (generator: string) => boolean;
   /** Where slow renders are cached. */
@@ -98,10 +101,11 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const owns = input.owns ?? (() => true);
   const external = externalAdditives(appOnDisk, config.additives);
   const migrate = input.migrate ?? Object.values(files).some((e) => e.generator === MIGRATE_GENERATOR_ID);
+  const authScaffold = input.authScaffold ?? Object.values(files).some((e) => e.generator === AUTH_SCAFFOLD_GENERATOR_ID);
   const catalogs = config.config.I18N_SUPPORTED_LOCALES === undefined ? undefined : await readCatalogs(root);
   const manifests = readManifests(root, config.additives.filter((n) => !external.has(n)));
   await renderProject(tree, { config, defaults: loaded.defaults, specs, external, manifests });
-  await renderParts(tree, { config, defaults: loaded.defaults, migrate, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
+  await renderParts(tree, { config, defaults: loaded.defaults, migrate, authScaffold, ...(catalogs ? { catalogs } : {}), ...(input.cache ? { cache: input.cache } : {}) });
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
   const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));

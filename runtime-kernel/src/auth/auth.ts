@@ -89,6 +89,7 @@ export class Auth<U extends User = User> {
 
   /** Closes a cache given in the options (the app's own closes with the app); run when the app closes. */
   async close(): Promise<void> {
+    this.tokens.keys.close();
     await this.#cache?.close();
   }
 }

@@ -26,7 +26,7 @@ import { routeMatch } from '../body/route.js';
 import { bearerToken } from '../tokens/tokens.js';
 import { authOf, type Auth } from './auth.js';
 import { isHttps, requestOrigin } from './https.js';
-import { session } from './session.js';
+import { hasSession, session } from './session.js';
 import type { TypedPayload } from './signed.js';
 
 /** The payload of a CSRF token. */
@@ -53,8 +53,13 @@ const BINDING = /^[0-9a-f]{32}$/;
 const MADE: unique symbol = Symbol('fw.csrfBinding');
 type WithMade = { [MADE]?: string };
 
-/** The binding a session keeps: a signed-in (or otherwise stored) session's, else none. */
+/**
+ * The binding a session keeps: a signed-in (or otherwise stored) session's, else none. A session
+ * that `signOut` cleared earlier in this request has none: the page it renders (a signed-out
+ * home, a sign-in form) gets the anonymous visitor's token.
+ */
 function sessionBinding(ctx: FluidContext): { bound: boolean; id: string | undefined } {
+  if (!hasSession(ctx)) return { bound: false, id: undefined };
   const s = session(ctx);
   if (typeof s.csrf === 'string') return { bound: true, id: s.csrf };
   if (typeof s.uid === 'string') {

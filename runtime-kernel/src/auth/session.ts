@@ -52,6 +52,11 @@ export function session(ctx: FluidContext): SessionData {
   return s;
 }
 
+/** Whether the request has a session (false once `signOut` cleared it in this request). */
+export function hasSession(ctx: FluidContext): boolean {
+  return (ctx as unknown as WithSession).session !== null;
+}
+
 /** The session middleware for `auth` (added by `installAuth`). */
 export function sessionMiddleware(auth: Auth): FluidMiddleware {
   const fluid = auth.fluid;

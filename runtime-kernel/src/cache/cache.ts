@@ -27,6 +27,14 @@ export interface Cache {
   keys(prefix?: string): Promise<string[]>;
   /** Releases connections and timers (idempotent). */
   close(): Promise<void>;
+  /** Resolves when the backend answers (the readiness check); absent for `memory`. */
+  ping?(): Promise<void>;
+  /**
+   * Calls `listener` each time the backend comes back after its connection was lost, when
+   * entries may be gone (a Redis restarted without persistence); returns a function that stops
+   * the calls. Only backends that can lose entries that way have it (`redis`).
+   */
+  onReconnect?(listener: () => void): () => void;
 }
 
 /** Checks a key and TTL the same way for every backend; throws a `TypeError` naming the problem. */

@@ -5,7 +5,8 @@
  * temp file and are renamed into place, so a reader sees the old or the new entry, never half.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkEntry, type Cache, type JsonValue } from './cache.js';
 
@@ -86,6 +87,12 @@ export class FileCache implements Cache {
   /** The file holding `key`'s entry (whether or not it exists); sessions stat it to trust a memory copy. */
   fileOf(key: string): string {
     return this.#file(key);
+  }
+
+  /** Resolves when the folder exists (or can be made) and is writable. */
+  async ping(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await access(this.dir, constants.W_OK);
   }
 
   #file(key: string): string {

@@ -11,6 +11,8 @@ export interface CacheConfig {
   CACHE_TYPE: CacheKind;
   CACHE_DIR: string;
   CACHE_REDIS_URL?: string | undefined;
+  /** Seconds a Redis command may take (default 2). */
+  REDIS_TIMEOUT?: number | undefined;
 }
 
 /** Opens the backend `CACHE_TYPE` names; `CACHE_DIR` is relative to `root`. */
@@ -19,7 +21,7 @@ export function openCache(config: CacheConfig, options: { root: string; logger: 
     case 'memory':
       return new MemoryCache();
     case 'redis':
-      return new RedisCache({ url: config.CACHE_REDIS_URL, logger: options.logger, root: options.root });
+      return new RedisCache({ url: config.CACHE_REDIS_URL, logger: options.logger, root: options.root, timeoutMs: (config.REDIS_TIMEOUT ?? 2) * 1000 });
     case 'file':
       return new FileCache(isAbsolute(config.CACHE_DIR) ? config.CACHE_DIR : resolve(options.root, config.CACHE_DIR));
     default:

@@ -26,5 +26,14 @@ export function cache(): Plugin {
       });
     },
     close: () => opened?.close(),
+    backends: (fluid) => [
+      {
+        name: 'cache',
+        kind: fluid.config.CACHE_TYPE,
+        scope: fluid.config.CACHE_TYPE === 'redis' ? 'shared' : fluid.config.CACHE_TYPE === 'file' ? 'host' : 'process',
+        breaks: 'cached values, and with auth the sessions and JWT signing keys, differ between them (users are signed out at random, tokens fail)',
+        fix: 'CACHE_TYPE=redis with CACHE_REDIS_URL pointing at one Redis for all',
+      },
+    ],
   };
 }

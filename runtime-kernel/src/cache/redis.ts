@@ -1,10 +1,14 @@
 /**
  * The `redis` cache on ioredis (`CACHE_REDIS_URL`), shared by every process of the app.
  *
- * While Redis is down, every call fails within about half a second with `HttpError(503)` code
- * `CACHE_UNAVAILABLE` (the client never queues commands past one reconnect attempt); the client
- * keeps reconnecting in the background and calls succeed again as soon as Redis is back. The
- * outage and the recovery are logged once each; an error event never crashes the process.
+ * While Redis is away every call fails with `HttpError(503)` code `CACHE_UNAVAILABLE` and
+ * `Retry-After`, never hanging: a stopped Redis fails within about half a second (the client
+ * never queues a command past one reconnect attempt), a frozen one (SIGSTOP, a stalled network)
+ * within `REDIS_TIMEOUT`. The outage is logged once; while it lasts a probe pings Redis every
+ * second, and the first answer (the probe's or a request's) logs the recovery once, whether Redis
+ * was restarted (a new connection) or thawed (the old one answers again). An `error` event never
+ * crashes the process. `onReconnect` listeners hear about every new connection after a lost one,
+ * since Redis may have come back empty (the JWT key ring re-publishes its keys then).
  */
 import type { Redis } from 'ioredis';
 import { HttpError, type Logger } from '../core/errors.js';
@@ -19,7 +23,14 @@ export interface RedisCacheOptions {
   logger: Logger;
   /** The app's root: ioredis is loaded from its `node_modules` (else next to the kernel). */
   root?: string | undefined;
+  /** How long a command may take before it fails (`REDIS_TIMEOUT`), in ms; default 2000. */
+  timeoutMs?: number;
 }
+
+/** Seconds a client is asked to wait before retrying while the cache is away. */
+const RETRY_AFTER = '5';
+/** How often an unreachable Redis is probed. */
+const PROBE_MS = 1000;
 
 /** A cache in Redis. */
 export class RedisCache implements Cache {
@@ -27,28 +38,33 @@ export class RedisCache implements Cache {
   readonly #client: Redis;
   readonly #where: string;
   readonly #logger: Logger;
+  readonly #reconnect = new Set<() => void>();
   #down = false;
   #closed = false;
+  #connectedBefore = false;
+  #probe: NodeJS.Timeout | undefined;
 
   constructor(options: RedisCacheOptions) {
     const url = redisUrl(options.url);
     this.#where = redactRedisUrl(url);
     this.#logger = options.logger;
+    const timeout = options.timeoutMs ?? 2000;
     const { Redis: Client } = requireOptional<typeof import('ioredis')>('ioredis', { root: options.root, feature: 'CACHE_TYPE=redis (the cache)' });
     this.#client = new Client(url, {
       enableOfflineQueue: true, // commands sent while connecting wait for the connection...
       maxRetriesPerRequest: 0, // ...but fail at the first failed reconnect attempt,
       retryStrategy: (attempt) => Math.min(attempt * 50, 500), // which comes within 0.5 s.
-      commandTimeout: 2000, // a server that accepts but never answers.
-      connectTimeout: 2000,
+      commandTimeout: timeout, // a server that accepts but never answers (frozen).
+      connectTimeout: timeout,
       lazyConnect: false,
     });
     // Without an 'error' listener ioredis would crash the process on the first refused connection.
     this.#client.on('error', (error: unknown) => this.#failed(error));
+    this.#client.on('close', () => this.#failed(new Error('connection to Redis lost')));
     this.#client.on('ready', () => {
-      if (!this.#down) return;
-      this.#down = false;
-      this.#logger.info('cache: Redis available again', { url: this.#where });
+      if (this.#connectedBefore) for (const listener of this.#reconnect) listener();
+      this.#connectedBefore = true;
+      this.#recovered();
     });
   }
 
@@ -89,25 +105,60 @@ export class RedisCache implements Cache {
     return [...out];
   }
 
+  async ping(): Promise<void> {
+    await this.#run(() => this.#client.ping());
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.#reconnect.add(listener);
+    return () => this.#reconnect.delete(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#probe);
+    this.#reconnect.clear();
     if (this.#client.status === 'ready') await this.#client.quit().catch(() => this.#client.disconnect());
     else this.#client.disconnect();
   }
 
   async #run<T>(command: () => Promise<T>): Promise<T> {
+    let result: T;
     try {
-      return await command();
+      result = await command();
     } catch (err) {
       this.#failed(err);
-      throw new HttpError(503, 'Service Unavailable', { code: 'CACHE_UNAVAILABLE', cause: err });
+      throw new HttpError(503, 'Service Unavailable', { code: 'CACHE_UNAVAILABLE', headers: { 'Retry-After': RETRY_AFTER }, cause: err });
     }
+    if (this.#down) this.#recovered();
+    return result;
   }
 
   #failed(error: unknown): void {
     if (this.#down || this.#closed) return;
     this.#down = true;
     this.#logger.error('cache: Redis unavailable; requests that need the cache answer 503', { url: this.#where, error });
+    this.#scheduleProbe();
+  }
+
+  /** While Redis is away, one PING a second (never two at once) notices when it answers again. */
+  #scheduleProbe(): void {
+    this.#probe = setTimeout(() => {
+      this.#client.ping().then(
+        () => this.#recovered(),
+        () => {
+          if (this.#down && !this.#closed) this.#scheduleProbe();
+        },
+      );
+    }, PROBE_MS);
+    this.#probe.unref();
+  }
+
+  #recovered(): void {
+    if (!this.#down || this.#closed) return;
+    this.#down = false;
+    clearTimeout(this.#probe);
+    this.#logger.info('cache: Redis available again', { url: this.#where });
   }
 }

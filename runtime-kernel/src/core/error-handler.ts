@@ -4,6 +4,7 @@
  * - `HttpError` (or any error carrying an exposed 4xx `status`, like Koa's `ctx.throw`) → its
  *   status and headers; API and JSON callers get `{ error, code? }`, others the message as text.
  * - anything else → 500, logged with its stack through the logger; the client never sees it.
+ * - an `HttpError(503)` is not logged per request: its backend logs the outage once.
  */
 import type { FluidContext, FluidMiddleware } from './context.js';
 import { keepDebugAnswer } from './error-pages.js';
@@ -47,10 +48,15 @@ function answerFor(err: unknown): Answer | undefined {
   return undefined;
 }
 
-/** Answers a thrown error on `ctx` (JSON or text); logs anything that is not a 4xx answer. */
+/**
+ * Answers a thrown error on `ctx` (JSON or text); logs, with its stack, anything that is not a
+ * 4xx answer, except an `HttpError(503)`: that is a deliberate "unavailable" answer, and the
+ * backend that is down (cache, database, rate-limit store) logs its outage once, not once per
+ * request.
+ */
 export function answerError(ctx: FluidContext, err: unknown, logger: Logger): void {
   let answer = answerFor(err);
-  if (!answer || answer.status >= 500) {
+  if (!answer || (answer.status >= 500 && !(err instanceof HttpError && err.status === 503))) {
     logger.error('request failed', {
       method: ctx.method,
       path: ctx.path,

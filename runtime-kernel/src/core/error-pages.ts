@@ -26,6 +26,7 @@ export const KEPT_HEADERS: readonly string[] = [
   'ratelimit-reset',
   'ratelimit-policy',
   'ratelimit',
+  'x-request-id',
 ];
 
 /** Data every `errors/<status>.html` template gets. */

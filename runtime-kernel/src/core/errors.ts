@@ -85,43 +85,6 @@ export function defaultMessage(status: number): string {
   return MESSAGES[status] ?? `HTTP ${status}`;
 }
 
-/** Fields attached to a log line. */
-export type LogFields = Record<string, unknown>;
-
-/** The framework logger every concern reports through. */
-export interface Logger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-}
-
-/** Log levels in increasing severity. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
-
-/**
- * A logger writing one line per record to stderr: `level message {json fields}`.
- * `FW_LOG_LEVEL` (debug|info|warn|error|silent) sets the threshold; the default is `info`.
- */
-export function createLogger(
-  level: LogLevel = (process.env.FW_LOG_LEVEL as LogLevel | undefined) ?? 'info',
-  write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
-): Logger {
-  const threshold = ORDER[level] ?? ORDER.info;
-  const emit = (lvl: Exclude<LogLevel, 'silent'>) => (message: string, fields?: LogFields) => {
-    if (ORDER[lvl] < threshold) return;
-    write(fields && Object.keys(fields).length ? `${lvl} ${message} ${safeJson(fields)}` : `${lvl} ${message}`);
-  };
-  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, (_k, v: unknown) =>
-      v instanceof Error ? { name: v.name, message: v.message } : v,
-    );
-  } catch {
-    return '"[unserialisable]"';
-  }
-}
+// The logger lives in logger.ts; its types and factory stay importable from here.
+export { createLogger } from './logger.js';
+export type { Logger, LogFields, LogLevel, LogFormat, LoggerOptions } from './logger.js';

@@ -10,7 +10,7 @@
  *
  * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import Koa from 'koa';
@@ -23,6 +23,7 @@ import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMi
 import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, type Logger } from './errors.js';
+import { closeAfterResponses, createHttpServer, stopServer } from './http-server.js';
 import { escape, type Markup } from './markup.js';
 import { STAGES, type Plugin, type Stage } from './plugin.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
@@ -50,7 +51,7 @@ export interface FluidOptions {
   config?: Readonly<Record<string, unknown>>;
   /** Environment to read config from; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Logger; default one line per record on stderr, level from `FW_LOG_LEVEL`. */
+  /** Logger; default `createLogger()` with the config's `FW_LOG_LEVEL` and `FW_LOG_FORMAT` (pino JSON lines on stderr, readable lines on a terminal). */
   logger?: Logger;
 }
 
@@ -59,6 +60,17 @@ export type LifecycleHook = (fluid: FluidCore) => unknown;
 
 /** The app's after-request hook: gets the real (Koa) response of every request. */
 export type AfterRequestHook = (response: Koa.Response, ctx: FluidContext) => unknown;
+
+/** Options of `fluid.close()`. */
+export interface CloseOptions {
+  /**
+   * Let load balancers move the traffic away first (default false; `serve()` sets it on
+   * SIGTERM): every response closes its connection and the plugins' `drain` hooks run while the
+   * app still serves (the health plugin keeps failing readiness for `SERVER_DRAIN_DELAY` when a
+   * prober has been watching it) before the servers stop accepting.
+   */
+  drain?: boolean;
+}
 
 /** A Node request listener. */
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -107,8 +119,8 @@ export class FluidCore {
 
   constructor(options: FluidOptions) {
     if (!options || options.root === undefined) throw new FrameworkException('new Fluid(): options.root (the project root) is required');
-    this.logger = options.logger ?? createLogger();
     const loaded = loadConfigDetails({ root: options.root, app: options.app, overrides: options.config, env: options.env, search: true });
+    this.logger = options.logger ?? createLogger({ level: loaded.config.FW_LOG_LEVEL, format: loaded.config.FW_LOG_FORMAT });
     this.root = loaded.root;
     this.name = loaded.app;
     this.config = loaded.config;
@@ -285,7 +297,7 @@ export class FluidCore {
   async listen(port: number = this.config.PORT, host: string = this.config.HOST): Promise<Server> {
     if (this.#closing) throw new FrameworkException('fluid.listen(): the app is closed');
     await this.mix();
-    const server = createServer(this.callback());
+    const server = createHttpServer(this.config, this.callback());
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.handleUpgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => {
       const fail = (err: NodeJS.ErrnoException) =>
@@ -301,12 +313,14 @@ export class FluidCore {
   }
 
   /**
-   * Stops the plugins' long-lived connections, the servers it started (in-flight requests
-   * finish), runs the shutdown hooks once (when the app was mixed), then closes the plugins.
-   * Idempotent.
+   * Shuts the app down: `closing` turns true at once (the readiness route fails); with `drain`
+   * the plugins' `drain` hooks run first while requests are still served; then the plugins'
+   * long-lived connections close, the servers it started stop accepting and their in-flight
+   * requests finish (`SERVER_DRAIN_TIMEOUT` at most), the shutdown hooks run once (when the app
+   * was mixed), and the plugins close. Idempotent: later calls share the first one.
    */
-  close(): Promise<void> {
-    this.#closing ??= this.#doClose();
+  close(options: CloseOptions = {}): Promise<void> {
+    this.#closing ??= this.#doClose(options.drain === true);
     return this.#closing;
   }
 
@@ -374,12 +388,17 @@ export class FluidCore {
     this.#mixed = true;
   }
 
-  async #doClose(): Promise<void> {
+  async #doClose(drain: boolean): Promise<void> {
     const errors: unknown[] = [];
     const plugins = [...this.#plugins.values()];
+    if (drain && this.#servers.size > 0) {
+      for (const server of this.#servers) closeAfterResponses(server);
+      await Promise.all(plugins.map((plugin) => plugin.drain?.(this)));
+    }
     // Sockets first: an upgraded connection would keep its HTTP server from closing.
     for (const plugin of plugins) await plugin.stop?.(this);
-    await Promise.all([...this.#servers].map((s) => stopServer(s)));
+    const drainTimeout = this.config.SERVER_DRAIN_TIMEOUT * 1000;
+    await Promise.all([...this.#servers].map((s) => stopServer(s, drainTimeout)));
     this.#servers.clear();
     if (this.#mixing) {
       await this.#mixing.catch(() => undefined);
@@ -482,17 +501,4 @@ export class FluidCore {
     });
     this.templates.registerHelper('escape', (value: unknown) => escape(value));
   }
-}
-
-/** Stops accepting, lets in-flight requests finish (10 s at most), closes idle keep-alives. */
-function stopServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), 10_000);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

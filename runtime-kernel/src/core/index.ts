@@ -5,9 +5,12 @@
  * optional packages. The root export (`@fw/kernel`) re-exports what a typical app needs.
  */
 export { FluidCore } from './fluid.js';
-export type { FluidOptions, LifecycleHook, AfterRequestHook, RequestListener } from './fluid.js';
+export type { FluidOptions, LifecycleHook, AfterRequestHook, RequestListener, CloseOptions } from './fluid.js';
 export { STAGES } from './plugin.js';
-export type { Plugin, Stage } from './plugin.js';
+export type { Plugin, Stage, Backend } from './plugin.js';
+export { reportBackends } from './backends.js';
+export { createHttpServer, serverSettings, stopServer, closeAfterResponses } from './http-server.js';
+export type { ServerConfig, ServerSettings } from './http-server.js';
 export { Additive, RESERVED_ADDITIVE_NAMES, extendAdditives } from './additive.js';
 export type { AdditiveOptions, AdditiveInitializer, BeforeEnableHook } from './additive.js';
 export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, Next } from './context.js';
@@ -41,7 +44,7 @@ export type { StaticMount } from './static.js';
 export { serveStatic } from './serve-static.js';
 export type { StaticOptions } from './serve-static.js';
 export { toDir, findProjectRoot } from './paths.js';
-export { serve } from './serve.js';
+export { serve, serveArgs } from './serve.js';
 export type { ServeOptions, Served } from './serve.js';
 export { MissingPackageError, optionalPackages, importOptional, requireOptional, resolveOptional, assertInstalled } from './optional.js';
 export type { OptionalUse } from './optional.js';

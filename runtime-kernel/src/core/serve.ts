@@ -1,10 +1,23 @@
 /**
- * `serve(fluid)`: what `fw run` calls. Listens, prints the URL, and on SIGINT/SIGTERM stops
- * accepting connections, lets in-flight requests finish, runs the shutdown hooks and exits 0.
+ * `serve(fluid)`: what `npm start` (the compiled `fluid/server.ts`), `fw start` and `fw run` call.
+ *
+ * One process: listen, print `fw: <app> serving at <url>`, say which backend each plugin uses,
+ * and on SIGTERM drain (readiness fails first, the servers stop accepting, in-flight requests
+ * finish, the shutdown hooks run) and exit 0; SIGINT does the same without the drain; a second
+ * signal exits 1 at once.
+ *
+ * With `workers` > 1 (`--workers N`, `WEB_CONCURRENCY`) the process becomes a node:cluster
+ * primary that forks that many workers, each running the same entry script and serving the same
+ * port (the primary hands out the connections). The primary restarts a worker that dies, and
+ * on SIGTERM / SIGINT tells every worker to shut down as above, waits for all of them, then
+ * exits. See docs/deployment.md.
  */
-import type { AddressInfo } from 'node:net';
+import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { reportBackends } from './backends.js';
 import type { FluidApp } from './context.js';
+import { FrameworkException } from './errors.js';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -12,57 +25,240 @@ export interface ServeOptions {
   port?: number;
   /** Interface; default the config's `HOST`. */
   host?: string;
+  /** Worker processes on node:cluster; default the config's `WEB_CONCURRENCY` (1: no cluster). */
+  workers?: number;
   /** Signals that trigger a graceful shutdown; default SIGINT and SIGTERM. `[]` installs none. */
   signals?: readonly NodeJS.Signals[];
   /** Exit the process after a signal-triggered shutdown (default true). */
   exit?: boolean;
-  /** Where the "serving at" line goes; default stdout. */
+  /** Where the "serving at" and backends lines go; default stdout. */
   print?: (line: string) => void;
 }
 
-/** A running server. */
+/** A running server (a cluster primary has no server of its own: `server` is undefined). */
 export interface Served {
-  readonly server: Server;
+  readonly server: Server | undefined;
   /** `http://host:port` */
   readonly url: string;
-  /** Graceful stop: closes the app (shutdown hooks run) and removes the signal handlers. */
+  /** Worker processes serving (1 without a cluster). */
+  readonly workers: number;
+  /** Graceful stop: closes the app (or, in a primary, every worker) and removes the signal handlers. */
   close(): Promise<void>;
 }
 
-/** Serves an app until a signal arrives or `close()` is called. */
+/** The IPC message a primary sends a worker to shut it down gracefully. */
+interface ShutdownMessage {
+  fw: 'shutdown';
+  signal: NodeJS.Signals;
+}
+
+function isShutdownMessage(message: unknown): message is ShutdownMessage {
+  return typeof message === 'object' && message !== null && (message as { fw?: unknown }).fw === 'shutdown';
+}
+
+/**
+ * The `serve()` options given on a command line: `--workers N`, `--port N`, `--host H` (also as
+ * `--workers=N`). Anything else is an error naming the argument, so a typo never goes unnoticed.
+ *
+ * ```ts
+ * // fluid/server.ts
+ * await serve(fluid, serveArgs(process.argv.slice(2)));
+ * ```
+ */
+export function serveArgs(argv: readonly string[]): ServeOptions {
+  const options: ServeOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (name !== '--workers' && name !== '--port' && name !== '--host') {
+      throw new FrameworkException(`unknown argument ${JSON.stringify(arg)}; expected --workers <n>, --port <n> or --host <interface>`);
+    }
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || value === '') throw new FrameworkException(`${name} needs a value`);
+    if (name === '--host') {
+      options.host = value;
+      continue;
+    }
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || (name === '--workers' && n < 1) || (name === '--port' && n > 65535)) {
+      const expected = name === '--workers' ? 'a whole number of worker processes, at least 1' : 'a port number 0-65535';
+      throw new FrameworkException(`${name}: got ${JSON.stringify(value)}; expected ${expected}`);
+    }
+    if (name === '--workers') options.workers = n;
+    else options.port = n;
+  }
+  return options;
+}
+
+/** Serves an app until a signal arrives or `close()` is called; see the module comment. */
 export async function serve(fluid: FluidApp, options: ServeOptions = {}): Promise<Served> {
-  const port = options.port ?? fluid.config.PORT;
-  const host = options.host ?? fluid.config.HOST;
+  const workers = options.workers ?? fluid.config.WEB_CONCURRENCY;
+  if (!Number.isInteger(workers) || workers < 1) throw new FrameworkException(`serve(): workers must be a whole number, at least 1; got ${workers}`);
+  if (workers > 1 && cluster.isPrimary) return primary(fluid, workers, options);
+  return single(fluid, workers, options);
+}
+
+/** One serving process: the whole app, or one worker of a cluster. */
+async function single(fluid: FluidApp, workers: number, options: ServeOptions): Promise<Served> {
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
-  const server = await fluid.listen(port, host);
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shownHost}:${address.port}`;
-  print(`fw: ${fluid.name} serving at ${url}`);
+  const server = await fluid.listen(options.port ?? fluid.config.PORT, options.host ?? fluid.config.HOST);
+  const url = urlOf(server);
+  const worker = cluster.isWorker ? cluster.worker : undefined;
+  if (!worker) print(`fw: ${fluid.name} serving at ${url}`);
+  // One process says which backends the app uses (in a cluster: the first worker).
+  if (!worker || worker.id === 1) reportBackends(fluid, { workers, print });
 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
-  const close = async (): Promise<void> => {
-    for (const s of signals) process.off(s, onSignal);
-    await fluid.close();
-  };
+  const exit = options.exit ?? true;
   let stopping = false;
-  function onSignal(signal: NodeJS.Signals): void {
+  const shutDown = (signal: NodeJS.Signals): void => {
     if (stopping) {
       fluid.logger.warn(`second ${signal}: exiting now`);
       process.exit(1);
     }
     stopping = true;
     fluid.logger.info(`${signal}: shutting down`);
-    close().then(
+    // SIGTERM is how orchestrators stop a process: drain first. SIGINT is a person at a terminal.
+    fluid.close({ drain: signal === 'SIGTERM' }).then(
       () => {
-        if (options.exit ?? true) process.exit(0);
+        if (exit) process.exit(0);
       },
       (err: unknown) => {
         fluid.logger.error('shutdown failed', { error: err });
-        if (options.exit ?? true) process.exit(1);
+        if (exit) process.exit(1);
       },
     );
-  }
+  };
+  // A worker shuts down when its primary says so. A terminal's Ctrl-C reaches the whole process
+  // group, so a worker ignores SIGINT (the primary relays it once); a direct SIGTERM still works.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (!(worker && signal === 'SIGINT')) shutDown(signal);
+  };
+  const onMessage = (message: unknown): void => {
+    if (isShutdownMessage(message)) shutDown(message.signal);
+  };
   for (const s of signals) process.on(s, onSignal);
-  return { server, url, close };
+  if (worker) process.on('message', onMessage);
+  const close = async (): Promise<void> => {
+    for (const s of signals) process.off(s, onSignal);
+    process.off('message', onMessage);
+    await fluid.close();
+  };
+  return { server, url, workers, close };
+}
+
+/** How long a primary lets its workers shut down before it kills them. */
+function workerStopBound(fluid: FluidApp): number {
+  return (fluid.config.SERVER_DRAIN_DELAY + fluid.config.SERVER_DRAIN_TIMEOUT + 30) * 1000;
+}
+
+/** A cluster primary: forks, restarts and stops the workers; serves nothing itself. */
+async function primary(fluid: FluidApp, count: number, options: ServeOptions): Promise<Served> {
+  const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
+  const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
+  const exit = options.exit ?? true;
+  const logger = fluid.logger;
+  const live = new Set<Worker>();
+  let stopping: Promise<void> | undefined;
+  /** Start times of recent crashes: a worker that keeps dying right after start is not restarted forever. */
+  const crashes: number[] = [];
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    live.add(worker);
+    worker.once('exit', (code, signal) => {
+      live.delete(worker);
+      if (stopping) return;
+      const now = Date.now();
+      crashes.push(now);
+      while (crashes.length > 0 && crashes[0]! < now - 60_000) crashes.shift();
+      logger.error('worker exited; starting another', { pid: worker.process.pid, code, signal });
+      if (crashes.length > count * 5) {
+        logger.error(`workers keep exiting (${crashes.length} in the last minute); giving up`);
+        void stop('SIGTERM').then(() => exit && process.exit(1));
+        return;
+      }
+      fork();
+    });
+    return worker;
+  };
+
+  // Every worker listens on the same port; the first `listening` gives the address.
+  const listening = new Promise<AddressInfo>((resolve, reject) => {
+    let ready = 0;
+    let address: AddressInfo | undefined;
+    const onListening = (_worker: Worker, at: Address): void => {
+      address ??= { address: at.address, port: at.port, family: at.addressType === 6 ? 'IPv6' : 'IPv4' };
+      if (++ready === count) {
+        cluster.off('listening', onListening);
+        cluster.off('exit', onEarlyExit);
+        resolve(address);
+      }
+    };
+    const onEarlyExit = (worker: Worker, code: number | null): void => {
+      if (ready < count) {
+        cluster.off('listening', onListening);
+        cluster.off('exit', onEarlyExit);
+        reject(new FrameworkException(`worker ${worker.process.pid} exited (code ${code}) before it was serving; see its log above`));
+      }
+    };
+    cluster.on('listening', onListening);
+    cluster.on('exit', onEarlyExit);
+  });
+  for (let i = 0; i < count; i++) fork();
+  let address: AddressInfo;
+  try {
+    address = await listening;
+  } catch (err) {
+    stopping = Promise.resolve();
+    for (const worker of live) worker.process.kill('SIGKILL');
+    throw err;
+  }
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  print(`fw: ${fluid.name} serving at ${url} (${count} workers)`);
+
+  function stop(signal: NodeJS.Signals): Promise<void> {
+    stopping ??= (async () => {
+      const all = [...live];
+      const exited = all.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
+      for (const worker of all) if (worker.isConnected()) worker.send({ fw: 'shutdown', signal } satisfies ShutdownMessage);
+      const timer = setTimeout(() => {
+        logger.error('workers did not shut down in time; killing them');
+        for (const worker of all) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      }, workerStopBound(fluid));
+      timer.unref();
+      await Promise.all(exited);
+      clearTimeout(timer);
+    })();
+    return stopping;
+  }
+
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      logger.warn(`second ${signal}: killing the workers`);
+      for (const worker of live) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }
+    signalled = true;
+    logger.info(`${signal}: shutting down ${live.size} workers`);
+    void stop(signal).then(() => exit && process.exit(0));
+  };
+  for (const s of signals) process.on(s, onSignal);
+  return {
+    server: undefined,
+    url,
+    workers: count,
+    close: async () => {
+      for (const s of signals) process.off(s, onSignal);
+      await stop('SIGTERM');
+    },
+  };
+}
+
+function urlOf(server: Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }

@@ -40,13 +40,27 @@ export interface LazyAdapterFactory extends DriverAdapterFactory {
   connect(): Promise<DriverAdapter>;
 }
 
+/** Timeouts of a PostgreSQL bind, in seconds (`DATABASE_CONNECT_TIMEOUT`, `DATABASE_STATEMENT_TIMEOUT`). */
+export interface BindTimeouts {
+  /** Opening a connection. */
+  readonly connect: number;
+  /** One statement: the server cancels it (`statement_timeout`); the client gives up 1 s later (a frozen server never answers). */
+  readonly statement: number;
+}
+
+/** The defaults of {@link BindTimeouts}: the config keys' defaults. */
+export const DEFAULT_TIMEOUTS: BindTimeouts = { connect: 5, statement: 30 };
+
 /**
  * The factory for one bind: `@prisma/adapter-libsql` for SQLite, `@prisma/adapter-pg` (on `pg`)
  * for PostgreSQL. Each `connect()` opens a new libSQL handle or pg pool, so a client that was
  * disconnected reconnects through the same factory. A SQLite file's folder is created on connect
- * (the default bind lives in `var/`, which a fresh checkout does not have).
+ * (the default bind lives in `var/`, which a fresh checkout does not have). A PostgreSQL pool
+ * gets `timeouts()` as they are when it opens: a connect timeout, a server-side statement
+ * timeout, a client-side read timeout one second longer, and TCP keep-alive. (SQLite is a file
+ * in the process: it has no connection to time out.)
  */
-export function lazyAdapter(uri: BindUri, root?: string): LazyAdapterFactory {
+export function lazyAdapter(uri: BindUri, root?: string, timeouts: () => BindTimeouts = () => DEFAULT_TIMEOUTS): LazyAdapterFactory {
   if (uri.provider === 'sqlite') {
     return {
       provider: 'sqlite',
@@ -68,7 +82,14 @@ export function lazyAdapter(uri: BindUri, root?: string): LazyAdapterFactory {
       const use: OptionalUse = { root, feature: `the PostgreSQL database bind "${uri.bind}" (DATABASE_BINDS)` };
       assertInstalled('pg', use);
       const { PrismaPg } = await importOptional<typeof import('@prisma/adapter-pg')>('@prisma/adapter-pg', use);
-      return new PrismaPg({ connectionString: uri.url }).connect();
+      const { connect, statement } = timeouts();
+      return new PrismaPg({
+        connectionString: uri.url,
+        connectionTimeoutMillis: connect * 1000,
+        statement_timeout: statement * 1000,
+        query_timeout: (statement + 1) * 1000,
+        keepAlive: true,
+      }).connect();
     },
   };
 }

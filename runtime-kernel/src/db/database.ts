@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from '../core/errors.js';
 import { DatabaseError } from './errors.js';
-import { lazyAdapter, type DriverAdapterFactory } from './adapter.js';
+import { DEFAULT_TIMEOUTS, lazyAdapter, type BindTimeouts, type DriverAdapterFactory } from './adapter.js';
+import { BindWatch, DatabaseUnavailableError } from './outage.js';
 import { databaseUris, type BindUri } from './uris.js';
 
 /** What the kernel needs of a generated PrismaClient: connect and disconnect. */
@@ -28,6 +30,22 @@ export interface DatabaseOptions<C extends ClientClasses> {
   root: string | URL;
   /** The app's generated PrismaClient class for each bind it uses. */
   clients: C;
+  /**
+   * Timeouts of the PostgreSQL binds, in seconds. What is left out comes from `registerDatabase`
+   * (the app's `DATABASE_CONNECT_TIMEOUT` / `DATABASE_STATEMENT_TIMEOUT`), else 5 s and 30 s.
+   */
+  timeouts?: Partial<BindTimeouts>;
+  /** Where a bind's outage and recovery are logged (one line each); default the app's logger through `registerDatabase`. */
+  logger?: Logger;
+}
+
+/** What `bind()` made for one bind. */
+interface Bound {
+  /** The generated client itself (what `dispose()` disconnects). */
+  readonly base: PrismaClientLike;
+  /** What `bind()` hands out: the client with outages turned into 503s. */
+  readonly guarded: PrismaClientLike;
+  readonly watch: BindWatch;
 }
 
 /**
@@ -36,6 +54,10 @@ export interface DatabaseOptions<C extends ClientClasses> {
  *
  * `dispose()` closes every bind (the reference's `SQLAlchemy.dispose()` shutdown hook). It is
  * idempotent, and a disposed bind can be used again: the same client reconnects on its next query.
+ *
+ * Outages: a query that finds its database unreachable, frozen past the statement timeout, or
+ * out of connections fails with `DatabaseUnavailableError` (a 503 with `Retry-After`, outage.ts);
+ * the bind's outage and its recovery are logged once each. Other errors are Prisma's own.
  *
  * @example
  * import { PrismaClient as Main } from '../generated/prisma/main/client.ts';
@@ -47,7 +69,10 @@ export class Database<C extends ClientClasses> {
   readonly uris: Readonly<Record<string, BindUri>>;
   readonly #classes: C;
   readonly #root: string;
-  readonly #clients = new Map<string, PrismaClientLike>();
+  readonly #clients = new Map<string, Bound>();
+  #timeouts: BindTimeouts;
+  #explicit: Partial<BindTimeouts>;
+  #logger: Logger | undefined;
   #disposing: Promise<void> | undefined;
 
   /** Normalises every URL now, so a bad bind fails at startup, not at the first query. */
@@ -62,6 +87,9 @@ export class Database<C extends ClientClasses> {
       }
     }
     this.#classes = options.clients;
+    this.#explicit = { ...options.timeouts };
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...this.#explicit };
+    this.#logger = options.logger;
     this.#root = resolve(options.root instanceof URL || options.root.startsWith('file:') ? fileURLToPath(options.root) : options.root);
   }
 
@@ -71,21 +99,56 @@ export class Database<C extends ClientClasses> {
   }
 
   /**
+   * Fills in what the constructor was not given: timeouts and the logger (`registerDatabase`
+   * passes the app's config and logger). Timeouts apply to connections opened afterwards.
+   */
+  configure(options: { timeouts?: Partial<BindTimeouts>; logger?: Logger }): this {
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts, ...this.#explicit };
+    this.#logger ??= options.logger;
+    return this;
+  }
+
+  /** The timeouts PostgreSQL binds open their connections with, in seconds. */
+  get timeouts(): BindTimeouts {
+    return this.#timeouts;
+  }
+
+  /**
    * The PrismaClient of a bind, created on first call (no connection is opened until the first
-   * query). Always the same object for the same bind, also after `dispose()`.
+   * query). Always the same object for the same bind, also after `dispose()`. It is the
+   * generated client extended (Prisma's `$extends`) so that an outage fails as
+   * `DatabaseUnavailableError`; its type and API are the generated client's.
    */
   bind<K extends keyof C & string>(name: K): InstanceType<C[K]> {
-    let client = this.#clients.get(name);
-    if (!client) {
+    let bound = this.#clients.get(name);
+    if (!bound) {
       const Client = this.#classes[name];
       const uri = this.uris[name];
       if (!Client || !uri) {
         throw new DatabaseError(name, `Database: unknown bind "${name}" (binds with a client: ${this.names.join(', ') || 'none'})`);
       }
-      client = new Client({ adapter: lazyAdapter(uri, this.#root) });
-      this.#clients.set(name, client);
+      const base = new Client({ adapter: lazyAdapter(uri, this.#root, () => this.#timeouts) });
+      const probe = rawQuery(base);
+      const watch = new BindWatch(name, () => this.#logger, probe && (() => probe('SELECT 1')));
+      bound = { base, guarded: guard(base, watch), watch };
+      this.#clients.set(name, bound);
     }
-    return client as InstanceType<C[K]>;
+    return bound.guarded as InstanceType<C[K]>;
+  }
+
+  /**
+   * Resolves when the bind answers `SELECT 1` (its readiness check); an outage rejects with
+   * `DatabaseUnavailableError`. While the bind is known to be down it rejects at once without a
+   * query: frequent readiness probes would otherwise pile connection attempts onto a frozen
+   * server, which then takes longer to recover (its own probe, one query a second, notices the
+   * recovery). A client without raw queries resolves at once.
+   */
+  async ping(name: keyof C & string): Promise<void> {
+    const client = this.bind(name);
+    const bound = this.#clients.get(name)!;
+    if (bound.watch.down) throw new DatabaseUnavailableError(name, new Error('the bind is down (a query failed and it has not answered since)'));
+    const query = rawQuery(client);
+    if (query) await query('SELECT 1');
   }
 
   /**
@@ -102,7 +165,8 @@ export class Database<C extends ClientClasses> {
 
   async #disposeAll(): Promise<void> {
     const entries = [...this.#clients];
-    const results = await Promise.allSettled(entries.map(([, client]) => client.$disconnect()));
+    for (const [, bound] of entries) bound.watch.reset();
+    const results = await Promise.allSettled(entries.map(([, bound]) => bound.base.$disconnect()));
     const failed = results.flatMap((result, i) => (result.status === 'rejected' ? [{ bind: entries[i]![0], reason: result.reason }] : []));
     if (failed.length > 0) {
       const detail = failed.map((f) => `${f.bind}: ${f.reason instanceof Error ? f.reason.message : String(f.reason)}`).join('; ');
@@ -113,4 +177,50 @@ export class Database<C extends ClientClasses> {
 
 function bindList(uris: Readonly<Record<string, BindUri>>): string {
   return Object.keys(uris).join(', ') || 'none';
+}
+
+/** The client's `$queryRawUnsafe`, bound to it, when it has one. */
+function rawQuery(client: PrismaClientLike): ((sql: string) => Promise<unknown>) | undefined {
+  const query = (client as { $queryRawUnsafe?: unknown }).$queryRawUnsafe;
+  return typeof query === 'function' ? (sql) => Promise.resolve(query.call(client, sql)) : undefined;
+}
+
+/** What Prisma's query extension hands `$allOperations`. */
+interface OperationParams {
+  args: unknown;
+  query: (args: unknown) => Promise<unknown>;
+}
+
+/**
+ * The client extended so every operation (model queries, raw queries, the queries of a
+ * transaction) reports to `watch`, which turns an outage into `DatabaseUnavailableError`.
+ * Opening an interactive transaction and an explicit `$connect` run outside the extension, so
+ * they are wrapped too. A client without `$extends` (a stand-in in tests) is returned as is.
+ */
+function guard(base: PrismaClientLike, watch: BindWatch): PrismaClientLike {
+  const extend = (base as { $extends?: unknown }).$extends;
+  if (typeof extend !== 'function') return base;
+  const extended = extend.call(base, {
+    query: {
+      async $allOperations({ args, query }: OperationParams): Promise<unknown> {
+        try {
+          const result = await query(args);
+          watch.succeeded();
+          return result;
+        } catch (error) {
+          throw watch.failed(error);
+        }
+      },
+    },
+  }) as PrismaClientLike;
+  return new Proxy(extended, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if ((property !== '$transaction' && property !== '$connect') || typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        Promise.resolve(value.apply(target, args)).catch((error: unknown) => {
+          throw watch.failed(error);
+        });
+    },
+  });
 }

@@ -6,6 +6,10 @@
  * process's node id, so a process skips its own messages (its local listeners were fed directly).
  * ioredis reconnects and resubscribes on its own; an outage and the recovery are logged once
  * each, and while Redis is away events still reach the listeners of the triggering process.
+ *
+ * A frozen Redis (SIGSTOP, a stalled network) keeps its connections open and never says so, so
+ * once started the bus pings both connections every `heartbeatMs` (1 s): no answer within
+ * `timeoutMs` (`REDIS_TIMEOUT`) is an outage, the next answer the recovery.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -29,6 +33,10 @@ export interface RedisBusOptions {
   startTimeoutMs?: number;
   /** The app's root: ioredis is loaded from its `node_modules` (else next to the kernel). */
   root?: string | undefined;
+  /** How long a command (publish, ping) may take, in ms (`REDIS_TIMEOUT`); default 2000. */
+  timeoutMs?: number;
+  /** How often both connections are pinged once started, in ms; default 1000. */
+  heartbeatMs?: number;
 }
 
 /** Shape of a message on the channel. */
@@ -51,6 +59,9 @@ export class RedisBus {
   readonly #pub: Redis;
   readonly #sub: Redis;
   readonly #startTimeoutMs: number;
+  readonly #timeoutMs: number;
+  readonly #heartbeatMs: number;
+  #heartbeat: NodeJS.Timeout | undefined;
   #down = false;
   #closed = false;
   #started: Promise<void> | undefined;
@@ -62,12 +73,22 @@ export class RedisBus {
     this.#where = redactRedisUrl(url);
     this.#logger = options.logger;
     this.#startTimeoutMs = options.startTimeoutMs ?? 2000;
+    this.#timeoutMs = options.timeoutMs ?? 2000;
+    this.#heartbeatMs = options.heartbeatMs ?? 1000;
     const feature = `${options.key === 'CACHE_REDIS_URL' ? 'CACHE_TYPE=redis' : options.key} (events across processes)`;
     const { Redis } = requireOptional<typeof import('ioredis')>('ioredis', { root: options.root, feature });
     // Publishing never waits for a connection: during an outage it fails at once.
-    this.#pub = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy, connectTimeout: 2000 });
+    const timeout = this.#timeoutMs;
+    this.#pub = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy,
+      connectTimeout: timeout,
+      commandTimeout: timeout,
+    });
     // The subscription waits for the connection, however long it takes, and is renewed on reconnect.
-    this.#sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy, connectTimeout: 2000, autoResubscribe: true });
+    this.#sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy, connectTimeout: timeout, autoResubscribe: true });
     for (const client of [this.#pub, this.#sub]) {
       client.on('error', (error: unknown) => this.#failed(error));
       client.on('close', () => this.#failed(undefined));
@@ -87,8 +108,42 @@ export class RedisBus {
   start(onMessage: RemoteEventHandler): Promise<void> {
     this.#started ??= this.#doStart(onMessage).finally(() => {
       this.#ready = true;
+      if (!this.#closed) this.#beat();
     });
     return this.#started;
+  }
+
+  /**
+   * Resolves when both connections answer a PING within `timeoutMs`; rejects otherwise (and
+   * marks the outage). The heartbeat and the readiness check call it.
+   */
+  async ping(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer a PING within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    });
+    try {
+      await Promise.race([Promise.all([this.#pub.ping(), this.#sub.ping()]), late]);
+    } catch (error) {
+      this.#failed(error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.#recovered();
+  }
+
+  /** One heartbeat after another (never two at once) until the bus closes. */
+  #beat(): void {
+    this.#heartbeat = setTimeout(() => {
+      // A failed ping has logged the outage already.
+      void this.ping()
+        .catch(() => undefined)
+        .finally(() => {
+          if (!this.#closed) this.#beat();
+        });
+    }, this.#heartbeatMs);
+    this.#heartbeat.unref();
   }
 
   /** True once `start()` was called. */
@@ -144,6 +199,7 @@ export class RedisBus {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#heartbeat);
     await Promise.all(
       [this.#pub, this.#sub].map(async (client) => {
         if (client.status === 'ready') await client.quit().catch(() => client.disconnect());

@@ -21,6 +21,8 @@ export interface EventsConfig {
   EVENTS_REDIS_URL?: string | undefined;
   CACHE_TYPE: string;
   CACHE_REDIS_URL?: string | undefined;
+  /** Seconds a Redis command may take (default 2). */
+  REDIS_TIMEOUT?: number | undefined;
 }
 
 /**
@@ -30,8 +32,9 @@ export interface EventsConfig {
 export function createEvents(config: EventsConfig, logger: Logger, app: string, root?: string): Events {
   const channel = `fw:events:${app}`;
   let bus: RedisBus | undefined;
-  if (config.EVENTS_REDIS_URL) bus = new RedisBus({ url: config.EVENTS_REDIS_URL, key: 'EVENTS_REDIS_URL', channel, logger, root });
-  else if (config.CACHE_TYPE === 'redis') bus = new RedisBus({ url: config.CACHE_REDIS_URL ?? '', key: 'CACHE_REDIS_URL', channel, logger, root });
+  const timeoutMs = (config.REDIS_TIMEOUT ?? 2) * 1000;
+  if (config.EVENTS_REDIS_URL) bus = new RedisBus({ url: config.EVENTS_REDIS_URL, key: 'EVENTS_REDIS_URL', channel, logger, root, timeoutMs });
+  else if (config.CACHE_TYPE === 'redis') bus = new RedisBus({ url: config.CACHE_REDIS_URL ?? '', key: 'CACHE_REDIS_URL', channel, logger, root, timeoutMs });
   return new Events({ logger, queueSize: config.EVENTS_EVENT_QUEUE_SIZE, bus });
 }
 
@@ -47,5 +50,17 @@ export function events(): Plugin {
     },
     start: (fluid) => fluid.events.start(),
     close: (fluid) => fluid.events.close(),
+    backends: (fluid) =>
+      fluid.events.size === 0
+        ? []
+        : [
+            {
+              name: 'events',
+              kind: fluid.events.bus ? 'redis bus' : 'in-process',
+              scope: fluid.events.bus ? 'shared' : 'process',
+              breaks: 'an event triggered in one process reaches only the listeners and /ws/events subscribers of that process',
+              fix: 'CACHE_TYPE=redis (or EVENTS_REDIS_URL) so a Redis bus carries events to every process',
+            },
+          ],
   };
 }

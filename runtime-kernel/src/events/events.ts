@@ -117,6 +117,11 @@ export class Events {
     };
   }
 
+  /** The number of events registered (wired or waiting for start). */
+  get size(): number {
+    return this.#events.size + new Set(this.#pending.map((p) => p.event).filter((e) => !this.#events.has(e))).size;
+  }
+
   /** True when the event `name` is registered and wired. */
   hasEvent(name: string): boolean {
     return this.#events.has(name);

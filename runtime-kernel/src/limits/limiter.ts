@@ -28,6 +28,8 @@ export interface RateLimitConfig extends ProxyConfig {
   RATELIMIT_DEFAULT?: string;
   /** Master switch; `false` turns every limit off. Default true. */
   RATELIMIT_ENABLED?: boolean;
+  /** Seconds a Redis command may take (default 2). */
+  REDIS_TIMEOUT?: number;
 }
 
 /** What `createRateLimiter` returns. */

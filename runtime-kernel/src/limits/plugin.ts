@@ -24,5 +24,17 @@ export function rateLimits(): Plugin {
       fluid.use(limiter.middleware, 'first');
     },
     close: () => limiter?.close(),
+    backends: () =>
+      limiter
+        ? [
+            {
+              name: 'rate limits',
+              kind: limiter.store,
+              scope: limiter.store === 'redis' ? 'shared' : 'process',
+              breaks: 'each process counts its own requests, so N processes let N times the limit through',
+              fix: 'CACHE_TYPE=redis with CACHE_REDIS_URL, so one Redis counts for all',
+            },
+          ]
+        : [],
   };
 }

@@ -35,7 +35,7 @@ export const KEY_PREFIX = 'fw:rl';
  * outage a request fails within about half a second instead of hanging.
  */
 export function openStore(
-  config: { CACHE_TYPE: string; CACHE_REDIS_URL?: string },
+  config: { CACHE_TYPE: string; CACHE_REDIS_URL?: string; REDIS_TIMEOUT?: number },
   logger: Logger,
   root?: string,
 ): LimitStore {
@@ -71,8 +71,8 @@ export function openStore(
     enableOfflineQueue: true, // commands sent while connecting wait for the connection...
     maxRetriesPerRequest: 0, // ...but fail at the first failed reconnect attempt,
     retryStrategy: (attempt) => Math.min(attempt * 50, 500), // which comes within 0.5 s.
-    commandTimeout: 2000, // a server that accepts but never answers.
-    connectTimeout: 2000,
+    commandTimeout: (config.REDIS_TIMEOUT ?? 2) * 1000, // a server that accepts but never answers.
+    connectTimeout: (config.REDIS_TIMEOUT ?? 2) * 1000,
   });
   let down = false;
   let closed = false;

@@ -3,10 +3,15 @@
  * Additive's `ws`) on one `ws` server (with `maxPayload` = `WS_MAX_PAYLOAD`), runs the app-wide
  * upgrade hooks, and carries the events socket (`fluid.sockets.events`, a `SocketManager` served
  * at `/ws/events`, route `fluid.events`). It needs the events plugin and registers it when absent.
+ *
+ * Heartbeat: every `WS_PING_INTERVAL` seconds (30; 0 turns it off) each socket is pinged, and a
+ * socket that has not answered the previous ping is terminated, so half-open connections (a
+ * peer that vanished without closing: a dead host, a dropped network) do not pile up. One line
+ * is logged per round that dropped any.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { FluidContext } from '../core/context.js';
 import { FrameworkException } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
@@ -31,6 +36,9 @@ export class Sockets {
   readonly #hooks: UpgradeHook[] = [];
   #wss: WebSocketServer | undefined;
   #pending = new Set<Promise<void>>();
+  #heartbeat: NodeJS.Timeout | undefined;
+  /** Whether each socket answered the last ping (absent: not pinged yet). */
+  readonly #answered = new WeakMap<WebSocket, boolean>();
 
   constructor(fluid: FluidCore) {
     this.#fluid = fluid;
@@ -52,8 +60,33 @@ export class Sockets {
 
   /** The `ws` server every socket is accepted on (made on first use). */
   get server(): WebSocketServer {
-    this.#wss ??= new WebSocketServer({ noServer: true, maxPayload: this.#fluid.config.WS_MAX_PAYLOAD });
+    if (!this.#wss) {
+      this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#fluid.config.WS_MAX_PAYLOAD });
+      const interval = this.#fluid.config.WS_PING_INTERVAL;
+      if (interval > 0) {
+        this.#heartbeat = setInterval(() => this.#beat(), interval * 1000);
+        this.#heartbeat.unref();
+      }
+    }
     return this.#wss;
+  }
+
+  /** One heartbeat round: drop the sockets that did not answer the last ping, ping the others. */
+  #beat(): void {
+    let dropped = 0;
+    for (const client of this.#wss?.clients ?? []) {
+      if (client.readyState !== client.OPEN) continue;
+      const answered = this.#answered.get(client);
+      if (answered === false) {
+        client.terminate();
+        dropped++;
+        continue;
+      }
+      if (answered === undefined) client.on('pong', () => this.#answered.set(client, true));
+      this.#answered.set(client, false);
+      client.ping();
+    }
+    if (dropped > 0) this.#fluid.logger.info(`websockets: dropped ${dropped} that did not answer a ping within ${this.#fluid.config.WS_PING_INTERVAL} s`);
   }
 
   /**
@@ -90,6 +123,7 @@ export class Sockets {
 
   /** Closes every socket with 1001 (terminating those still open after 2 s), then the server. */
   async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
     await Promise.allSettled([...this.#pending]);
     const wss = this.#wss;
     if (!wss) return;

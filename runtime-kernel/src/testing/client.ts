@@ -61,6 +61,12 @@ export interface TestClient {
   put(path: string, init?: TestRequestInit): Promise<TestResponse>;
   patch(path: string, init?: TestRequestInit): Promise<TestResponse>;
   delete(path: string, init?: TestRequestInit): Promise<TestResponse>;
+  /**
+   * Starts the app and its server now rather than at the first request: call it in `beforeAll`,
+   * so a slow boot (a Vite app checks and builds its frontend first) counts against the hook's
+   * timeout, not the first test's.
+   */
+  start(): Promise<void>;
   /** Forgets every cookie (a new visitor). */
   clearCookies(): void;
   /** Stops the client's server and closes the app (its shutdown hooks run). */
@@ -147,6 +153,10 @@ export function testClient(fluid: FluidCore): TestClient {
     put: (path, init) => send('PUT', path, init),
     patch: (path, init) => send('PATCH', path, init),
     delete: (path, init) => send('DELETE', path, init),
+    async start() {
+      await listen();
+      await fluid.mix();
+    },
     clearCookies() {
       jar.clear();
       token = undefined;

@@ -1,79 +1,83 @@
-import { Additive } from '@fw/kernel';
+import { Additive, HttpError, type Backend, type FluidContext } from '@fw/kernel';
+import { isLoopback, type CheckResult } from '@fw/kernel/health';
+
+/** One readiness check as the status shows it. */
+export interface CheckStatus extends CheckResult {
+  readonly name: string;
+}
+
+/** What the status page and `GET /api/health` show. */
+export interface Status {
+  /** The app's name (`fw.json`). */
+  readonly app: string;
+  /** `ready`, `unavailable` (a check fails) or `draining` (shutting down). */
+  readonly status: 'ready' | 'unavailable' | 'draining';
+  /** Every readiness check of the kernel's health plugin, fw's and the app's, by name, with why it failed. */
+  readonly checks: readonly CheckStatus[];
+  /** Where each part keeps its shared state (`fw: backends:` at startup). */
+  readonly backends: readonly Backend[];
+  /** This process. */
+  readonly process: { readonly pid: number; readonly uptimeSeconds: number; readonly node: string; readonly rssMb: number };
+}
 
 /**
- * A readiness check: resolves (with anything) when the dependency it checks is usable, throws or
- * rejects when it is not. Examples: a database `SELECT 1`, a Redis `PING`.
+ * The status of the app as this process sees it: the kernel's readiness checks (run now, with
+ * their timings and errors), the backends and the process.
  */
-export type ReadinessCheck = () => unknown;
-
-/** How long one readiness check may take before it counts as failed, in milliseconds. */
-export const CHECK_TIMEOUT_MS = 2_000;
-
-/** The answer of `GET /api/health/ready`: each check's outcome by name. */
-export interface Readiness {
-  status: 'ready' | 'unavailable';
-  checks: Record<string, 'ok' | string>;
+export async function status(ctx: FluidContext): Promise<Status> {
+  const fluid = ctx.fluid;
+  const readiness = await fluid.health.readiness();
+  return {
+    app: fluid.name,
+    status: readiness.status,
+    checks: Object.entries(readiness.checks)
+      .map(([name, result]) => ({ name, ...result }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    backends: [...fluid.plugins.values()].flatMap((plugin) => plugin.backends?.(fluid) ?? []),
+    process: {
+      pid: process.pid,
+      uptimeSeconds: Math.round(process.uptime()),
+      node: process.version,
+      rssMb: Math.round(process.memoryUsage.rss() / 1048576),
+    },
+  };
 }
 
-const checks = new Map<string, ReadinessCheck>();
-
 /**
- * Adds a readiness check (by a unique name). `GET /api/health/ready` runs every check at once and
- * answers 503 while any of them fails, so a load balancer stops sending traffic to this process
- * until its dependencies are back.
+ * Whether this request may see the status, which names hosts and errors. With
+ * `HEALTH_ACCESS=token`, a caller with the token; otherwise (`loopback`, or `public`, the
+ * default, meant for `/healthz` and `/readyz`) loopback callers only, and not requests a proxy
+ * forwarded: a reverse proxy on the same host connects from loopback too. Others get 404.
  */
-export function addReadinessCheck(name: string, check: ReadinessCheck): void {
-  if (name.trim() === '') throw new TypeError('addReadinessCheck: the name must not be empty');
-  if (checks.has(name)) throw new Error(`addReadinessCheck: a check named "${name}" is already registered`);
-  checks.set(name, check);
-}
-
-/** Removes a readiness check; returns whether one was registered under that name. */
-export function removeReadinessCheck(name: string): boolean {
-  return checks.delete(name);
-}
-
-async function outcome(check: ReadinessCheck): Promise<'ok' | string> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([Promise.resolve().then(check), timeout]);
-    return 'ok';
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Runs every readiness check (concurrently) and sums them up. */
-export async function readiness(): Promise<Readiness> {
-  const results = await Promise.all([...checks].map(async ([name, check]) => [name, await outcome(check)] as const));
-  return { status: results.every(([, r]) => r === 'ok') ? 'ready' : 'unavailable', checks: Object.fromEntries(results) };
+function visible(ctx: FluidContext): boolean {
+  const fluid = ctx.fluid;
+  if (fluid.config.HEALTH_ACCESS === 'token') return fluid.health.allows(ctx);
+  const forwarded = ctx.get('X-Forwarded-For') !== '' || ctx.get('Forwarded') !== '' || ctx.get('X-Real-IP') !== '';
+  return !forwarded && isLoopback(ctx.req.socket.remoteAddress);
 }
 
 /**
- * The "health" Additive. Register it with `fluid.additive(health)` (`fw ocean install health`
- * does it for you). Its routes, under the Additive's `/api/health` prefix:
- * - `GET /api/health` (`health.live`): 200 `{"status":"ok"}` while the process serves requests;
- * - `GET /api/health/ready` (`health.ready`): 200 with every check `ok`, else 503 naming the
- *   failing checks and why (each check has {@link CHECK_TIMEOUT_MS}).
- * Both answers are `Cache-Control: no-store`, so no proxy serves a stale state.
+ * The "health" Additive: a status page for operators over the kernel's health plugin (the
+ * kernel itself answers the load balancers' `/healthz` and `/readyz`). Register it with
+ * `fluid.additive(health)` (`fw ocean install health` does it for you). Its routes:
+ * - `GET /health/` (`health.page`): an HTML page with every readiness check (state, time, why it
+ *   fails), the backends and the process, refreshed every 10 s;
+ * - `GET /api/health` (`health.status`): the same as JSON ({@link Status}).
+ * Both are `Cache-Control: no-store`, and shown only to callers `visible()` admits.
  */
 export const health = new Additive('health', { root: new URL('..', import.meta.url) });
 
-health.api.get('live', '/', (ctx) => {
+health.beforeRequest((ctx) => {
+  if (!visible(ctx)) throw new HttpError(404);
   ctx.set('Cache-Control', 'no-store');
-  return { status: 'ok' };
+  return undefined;
 });
 
-health.api.get('ready', '/ready', async (ctx) => {
-  ctx.set('Cache-Control', 'no-store');
-  const result = await readiness();
-  if (result.status !== 'ready') ctx.status = 503;
-  return result;
+health.api.get('status', '/', (ctx) => status(ctx));
+
+health.app.get('page', '/', async (ctx) => {
+  const current = await status(ctx);
+  return ctx.render('health/status.html', { ...current, ok: current.status === 'ready' });
 });
 
 export default health;

@@ -1,0 +1,93 @@
+import { applyEdits, modify, parse } from 'jsonc-parser';
+import { parseCommandArgs } from '../cli/args.js';
+import { CliError } from '../cli/errors.js';
+import type { CommandIO } from '../cli/io.js';
+import { report } from '../cli/report.js';
+import { packageVersion } from '../package-info.js';
+import { projectCaches } from '../cli/caches.js';
+import { runPipeline } from '../pipeline/run.js';
+import type { Tree } from '../pipeline/tree.js';
+import { findProjectRoot } from '../project.js';
+import { styleOf } from '../project/config-edit.js';
+import { registrationLines, renderWholeProject } from '../project/regenerate.js';
+
+/** Usage text of `fw create auth`. */
+export const help = `Usage: fw create auth [options]
+
+Adds sign-up, sign-in, email verification, password reset, TOTP two-factor (AUTH_TWO_FACTOR,
+default on) and remember-me to the project: the User and AuthToken models in the Prisma schema
+of SECURITY_MODELS_DB_BIND, fluid/db.ts, fluid/auth/ (users, pages, mail) and
+fluid/templates/auth/, installed by one line in fluid/app.ts. The files are yours; \`fw generate\`
+merges later changes with your edits. Sets BASE_URL and MAIL_DEFAULT_SENDER in fw.json when they
+are unset (mail links are built from BASE_URL, never from a request's Host header).
+
+Then:
+  npm install                             the scaffold's dependencies (added to package.json)
+  npx fw migrate dev --name auth          create the tables
+  npx fw dev                              open /sign-up
+
+Options:
+  --dry-run    print the plan and diffs; write nothing
+  --json       print the result as JSON
+  -h, --help   show this help
+
+See docs/auth-scaffold.md.`;
+
+/** `fw.json` with BASE_URL and MAIL_DEFAULT_SENDER set when they are missing (comments and layout kept). */
+function withMailDefaults(text: string, name: string): string {
+  const json = parse(text) as { config?: Record<string, unknown> } | undefined;
+  const wanted: Record<string, string> = { BASE_URL: 'http://127.0.0.1:8000', MAIL_DEFAULT_SENDER: `${name} <no-reply@localhost>` };
+  let out = text;
+  const format = { formattingOptions: styleOf(text) };
+  for (const [key, value] of Object.entries(wanted)) {
+    if (json?.config?.[key] === undefined) out = applyEdits(out, modify(out, ['config', key], value, format));
+  }
+  return out;
+}
+
+async function editConfig(tree: Tree): Promise<void> {
+  const text = await tree.readText('fw.json');
+  if (text === undefined) throw new CliError('fw create auth: fw.json is missing');
+  const name = (parse(text) as { name?: unknown } | undefined)?.name;
+  const next = withMailDefaults(text, typeof name === 'string' ? name : 'app');
+  if (next !== text) tree.write('fw.json', next, { record: false, first: true, reason: 'BASE_URL and MAIL_DEFAULT_SENDER for the auth mail' });
+}
+
+/** `fw create auth [--dry-run] [--json]`: the whole project rendered with the auth scaffold, through the pipeline. */
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  const command = 'fw create auth';
+  const { values, positionals } = parseCommandArgs(command, argv, {
+    'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(`${help}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
+  const root = await findProjectRoot(io.cwd);
+  const dryRun = values['dry-run'] === true;
+  const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
+  const result = await runPipeline({
+    root,
+    command,
+    dryRun,
+    tree: { formatter, cache, owns: 'all', generatorId: command },
+    render: async (tree) => {
+      await editConfig(tree);
+      try {
+        return await renderWholeProject(tree, { authScaffold: true, cache });
+      } catch (error) {
+        if (error instanceof CliError) throw error;
+        throw new CliError(error instanceof Error ? error.message : String(error));
+      }
+    },
+  });
+  const json = values.json === true;
+  const code = await report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
+  if (!json && !dryRun && code === 0) {
+    io.stdout.write('\nNext: npm install && npx fw migrate dev --name auth && npx fw dev, then open /sign-up (docs/auth-scaffold.md)\n');
+  }
+  return code;
+}

@@ -1,0 +1,111 @@
+/**
+ * The app's Node HTTP server, with the limits that bound hostile or broken clients, from config:
+ *
+ * | Key | Node setting | Default |
+ * |---|---|---|
+ * | `SERVER_HEADERS_TIMEOUT` | `headersTimeout`: the headers must arrive within this, counted from the request's first byte (and for a new connection from its opening) | 20 s |
+ * | `SERVER_REQUEST_TIMEOUT` | `requestTimeout`: the whole request, body included | 120 s |
+ * | `SERVER_KEEP_ALIVE_TIMEOUT` | `keepAliveTimeout`: an idle keep-alive connection | 65 s |
+ * | `SERVER_MAX_CONNECTIONS` | `maxConnections` (0: none) | 10,000 |
+ *
+ * A slowloris client (headers trickling in) or a connection that never sends anything gets 408
+ * and is closed once `SERVER_HEADERS_TIMEOUT` has passed; Node checks every
+ * `connectionsCheckingInterval`, which fw sets to a quarter of the headers timeout.
+ *
+ * Why the keep-alive timeout may exceed the headers timeout: since Node 18 the headers timeout
+ * runs per request, from its first byte, and never while a keep-alive connection sits idle
+ * (`test/scale/server-limits.test.ts` proves it), so the old advice "headersTimeout >
+ * keepAliveTimeout" no longer applies, and following it would let slow-header connections live
+ * for over a minute. The keep-alive timeout stays above the 60 s idle timeout of common load
+ * balancers, so the server never closes a connection the balancer is about to reuse (a 502).
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { FrameworkException } from './errors.js';
+
+/** The config keys the server reads (seconds, and a connection count). */
+export interface ServerConfig {
+  readonly SERVER_HEADERS_TIMEOUT: number;
+  readonly SERVER_REQUEST_TIMEOUT: number;
+  readonly SERVER_KEEP_ALIVE_TIMEOUT: number;
+  readonly SERVER_MAX_CONNECTIONS: number;
+}
+
+/** The Node settings of the app's server, in milliseconds. */
+export interface ServerSettings {
+  readonly headersTimeout: number;
+  readonly requestTimeout: number;
+  readonly keepAliveTimeout: number;
+  /** How often Node looks for requests past their timeouts. */
+  readonly connectionsCheckingInterval: number;
+  /** 0: no cap. */
+  readonly maxConnections: number;
+}
+
+/** The server settings of a config; a headers timeout above the request timeout is an error naming both keys. */
+export function serverSettings(config: ServerConfig): ServerSettings {
+  const headersTimeout = config.SERVER_HEADERS_TIMEOUT * 1000;
+  const requestTimeout = config.SERVER_REQUEST_TIMEOUT * 1000;
+  if (headersTimeout > requestTimeout) {
+    throw new FrameworkException(
+      `SERVER_HEADERS_TIMEOUT (${config.SERVER_HEADERS_TIMEOUT} s) must not exceed SERVER_REQUEST_TIMEOUT (${config.SERVER_REQUEST_TIMEOUT} s): ` +
+        'the headers are part of the request',
+    );
+  }
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: config.SERVER_KEEP_ALIVE_TIMEOUT * 1000,
+    connectionsCheckingInterval: Math.min(Math.max(headersTimeout / 4, 250), 30_000),
+    maxConnections: config.SERVER_MAX_CONNECTIONS,
+  };
+}
+
+/** An HTTP server for `listener` with the config's timeouts and connection cap. */
+export function createHttpServer(config: ServerConfig, listener: RequestListener): Server {
+  const settings = serverSettings(config);
+  const server = createServer(
+    {
+      headersTimeout: settings.headersTimeout,
+      requestTimeout: settings.requestTimeout,
+      keepAliveTimeout: settings.keepAliveTimeout,
+      connectionsCheckingInterval: settings.connectionsCheckingInterval,
+    },
+    listener,
+  );
+  server.keepAliveTimeout = settings.keepAliveTimeout;
+  if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
+  return server;
+}
+
+/**
+ * From now on every response on `server` says `Connection: close` and ends its connection, so
+ * clients and proxies holding keep-alive connections open new ones (elsewhere) for their next
+ * request. Used while the app drains; costs nothing before.
+ */
+export function closeAfterResponses(server: Server): void {
+  server.prependListener('request', (_req, res) => {
+    res.shouldKeepAlive = false;
+  });
+}
+
+/**
+ * Stops accepting connections, closes the idle ones, lets in-flight requests finish within
+ * `timeoutMs`, then closes whatever is still open. Resolves once the server is closed.
+ */
+export function stopServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) {
+      server.closeAllConnections();
+      resolve();
+      return;
+    }
+    closeAfterResponses(server);
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * The framework logger: the `Logger` interface every concern reports through, and the default
+ * implementation `createLogger()`.
+ *
+ * Two formats:
+ * - `json` (the default when stderr is not a terminal, i.e. in production): pino, one JSON
+ *   object per line on stderr (`{"level":50,"time":...,"pid":...,"msg":"...",...fields}`), written
+ *   asynchronously and flushed at exit; an `error` field is serialised with its stack. pino is
+ *   loaded with the first record the level lets through, so an app that logs nothing never
+ *   loads it.
+ * - `text` (the default on a terminal): one readable line, `level message {fields}`.
+ *
+ * `FW_LOG_LEVEL` (debug|info|warn|error|silent, default info) and `FW_LOG_FORMAT` (json|text)
+ * choose; `new Fluid()` reads both from its config (the environment included).
+ */
+import { createRequire } from 'node:module';
+import type { Logger as PinoLogger } from 'pino';
+
+/** Fields attached to a log line. */
+export type LogFields = Record<string, unknown>;
+
+/** The framework logger every concern reports through. */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+/** Log levels in increasing severity. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** How records are written: pino's JSON lines, or one readable line. */
+export type LogFormat = 'json' | 'text';
+
+/** Options of `createLogger()`. */
+export interface LoggerOptions {
+  /** Lowest level written; default `FW_LOG_LEVEL` from the environment, else `info`. */
+  level?: LogLevel;
+  /** Default `FW_LOG_FORMAT` from the environment, else `text` when stderr is a terminal and `json` otherwise. */
+  format?: LogFormat;
+  /** Where `text` lines go (default stderr); `json` always goes to stderr. */
+  write?: (line: string) => void;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+type Level = Exclude<LogLevel, 'silent'>;
+
+/**
+ * The default logger (see the module comment). `createLogger('silent')` and
+ * `createLogger({ level, format })` both work.
+ */
+export function createLogger(options: LoggerOptions | LogLevel = {}, write?: (line: string) => void): Logger {
+  const opts: LoggerOptions = typeof options === 'string' ? { level: options, write } : options;
+  const level = opts.level ?? envLevel() ?? 'info';
+  const format = opts.format ?? envFormat() ?? (process.stderr.isTTY ? 'text' : 'json');
+  return format === 'json' ? pinoLogger(level) : textLogger(level, opts.write ?? ((line) => process.stderr.write(line + '\n')));
+}
+
+function envLevel(): LogLevel | undefined {
+  const value = process.env.FW_LOG_LEVEL;
+  return value !== undefined && Object.hasOwn(ORDER, value) ? (value as LogLevel) : undefined;
+}
+
+function envFormat(): LogFormat | undefined {
+  const value = process.env.FW_LOG_FORMAT;
+  return value === 'json' || value === 'text' ? value : undefined;
+}
+
+function textLogger(level: LogLevel, write: (line: string) => void): Logger {
+  const threshold = ORDER[level];
+  const emit = (lvl: Level) => (message: string, fields?: LogFields) => {
+    if (ORDER[lvl] < threshold) return;
+    write(fields && Object.keys(fields).length ? `${lvl} ${message} ${safeJson(fields)}` : `${lvl} ${message}`);
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+function pinoLogger(level: LogLevel): Logger {
+  const threshold = ORDER[level];
+  let pino: PinoLogger | undefined;
+  const load = (): PinoLogger => {
+    const factory = createRequire(import.meta.url)('pino') as typeof import('pino');
+    return factory(
+      { level, serializers: { error: factory.stdSerializers.err } },
+      factory.destination({ dest: 2, sync: false }),
+    );
+  };
+  const emit = (lvl: Level) => (message: string, fields?: LogFields) => {
+    if (ORDER[lvl] < threshold) return;
+    pino ??= load();
+    if (fields) pino[lvl](fields, message);
+    else pino[lvl](message);
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (v instanceof Error ? { name: v.name, message: v.message } : v));
+  } catch {
+    return '"[unserialisable]"';
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The health plugin (`fluid.health`, on by default): `/healthz`, `/readyz`, readiness checks for
+ * fw's own backends, the drain delay, and the `SECRET_KEY` fingerprint check when the cache is
+ * shared. See health.ts and docs/deployment.md.
+ */
+import type { Plugin } from '../core/plugin.js';
+import type {} from '../cache/plugin.js';
+import type {} from '../events/create.js';
+import { Health } from './health.js';
+import { secretBeacon, type SecretBeacon } from './secret.js';
+
+declare module '../core/fluid.js' {
+  interface FluidCore {
+    /** Liveness, readiness checks and the drain (docs/deployment.md). */
+    readonly health: Health;
+  }
+}
+
+/** The health plugin (the `Fluid` of `@fw/kernel` has it). */
+export function health(): Plugin {
+  let beacon: SecretBeacon | undefined;
+  return {
+    name: 'health',
+    register(fluid) {
+      const made = new Health(fluid, fluid.config, fluid.logger);
+      Object.defineProperty(fluid, 'health', { value: made, enumerable: true });
+      if (fluid.config.HEALTH_ENABLED) fluid.use(made.middleware(), 'first');
+    },
+    start(fluid) {
+      const { config } = fluid;
+      // fw's own backends; each logs its outages itself, so their checks do not.
+      if (fluid.plugins.has('cache') && config.CACHE_TYPE !== 'memory') fluid.health.check('cache', () => fluid.cache.ping?.(), { log: false });
+      const bus = fluid.plugins.has('events') ? fluid.events.bus : undefined;
+      if (bus) fluid.health.check('events', () => (bus.started ? bus.ping() : undefined), { log: false });
+      // SECRET_KEY signs what auth shares between processes (sessions, CSRF, JWTs), in a cache auth opens anyway.
+      if (fluid.plugins.has('auth') && fluid.plugins.has('cache') && config.CACHE_TYPE === 'redis' && config.SECRET_KEY) {
+        beacon = secretBeacon({ cache: fluid.cache, secret: config.SECRET_KEY, app: fluid.name, logger: fluid.logger });
+      }
+    },
+    drain: (fluid) => fluid.health.drain(),
+    close: () => beacon?.stop(),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Logging: the request log (one line per request with its id, `X-Request-Id`), which errors are
+ * logged with their stack (not a 503 answer during a known outage), and the default logger's
+ * formats (pino JSON lines, readable text) in a real process.
+ */
+import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HttpError, type Fluid } from '@fw/kernel';
+import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
+import { REPO_ROOT } from '../support/prisma.js';
+
+const fluids: Fluid[] = [];
+/** Releases the requests `/hang` holds. */
+const hanging: (() => void)[] = [];
+afterAll(async () => {
+  await Promise.all(fluids.map((f) => f.close()));
+  cleanupProjects();
+});
+
+async function app(config: Record<string, unknown> = {}): Promise<{ base: string; lines: string[] }> {
+  const logger = memoryLogger();
+  const fluid = makeFluid({ config }, { logger });
+  fluid.app.get('hello', '/', () => 'hello');
+  fluid.app.get('boom', '/boom', () => {
+    throw new Error('kaboom');
+  });
+  fluid.app.get('away', '/away', () => {
+    throw new HttpError(503, 'Service Unavailable', { code: 'CACHE_UNAVAILABLE' });
+  });
+  fluid.app.get('hang', '/hang', () => new Promise<string>((resolve) => hanging.push(() => resolve('late'))));
+  fluids.push(fluid);
+  return { base: await start(fluid), lines: logger.lines };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('the request log', () => {
+  it('one line per request after it was sent, with the id it answered as X-Request-Id, the path without its query', async () => {
+    const { base, lines } = await app();
+    const res = await fetch(`${base}/?token=secret-in-the-query`);
+    await res.text();
+    const id = res.headers.get('x-request-id')!;
+    expect(id).toMatch(UUID);
+    await expect.poll(() => lines.filter((l) => l.startsWith('info GET / 200'))).toHaveLength(1);
+    const line = lines.find((l) => l.startsWith('info GET / 200'))!;
+    expect(JSON.parse(line.slice('info GET / 200 '.length))).toEqual({ requestId: id, ms: expect.any(Number) });
+    expect(lines.join('\n')).not.toContain('secret-in-the-query');
+  });
+
+  it('a 500 is a warn line (and the error its stack); a 503 answer is a warn line and nothing else; probes are not logged', async () => {
+    const { base, lines } = await app();
+    expect((await fetch(`${base}/boom`)).status).toBe(500);
+    expect((await fetch(`${base}/away`)).status).toBe(503);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    await expect.poll(() => lines.filter((l) => l.startsWith('warn GET /'))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith('error request failed'))).toHaveLength(1);
+    expect(lines.find((l) => l.startsWith('error request failed'))).toContain('kaboom');
+    expect(lines.filter((l) => l.includes('/healthz'))).toEqual([]);
+  });
+
+  it('a client that leaves before the answer gives one "aborted" line', async () => {
+    const { base, lines } = await app();
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname, () => socket.write('GET /hang HTTP/1.1\r\nHost: x\r\n\r\n'));
+    socket.on('error', () => undefined);
+    await expect.poll(() => hanging.length).toBe(1);
+    socket.destroy();
+    await expect.poll(() => lines.filter((l) => l.startsWith('info GET /hang aborted'))).toHaveLength(1);
+    hanging.splice(0).forEach((release) => release());
+    expect(lines.filter((l) => l.includes('/hang'))).toHaveLength(1);
+  });
+
+  it('an incoming X-Request-Id is kept only from a trusted proxy, and only when well-formed', async () => {
+    const untrusted = await app();
+    expect((await fetch(`${untrusted.base}/`, { headers: { 'X-Request-Id': 'edge-1234' } })).headers.get('x-request-id')).toMatch(UUID);
+    const trusted = await app({ PROXY_FIX: true, PROXY_TRUSTED_HOSTS: ['loopback'] });
+    expect((await fetch(`${trusted.base}/`, { headers: { 'X-Request-Id': 'edge-1234' } })).headers.get('x-request-id')).toBe('edge-1234');
+    expect((await fetch(`${trusted.base}/`, { headers: { 'X-Request-Id': 'bad id\u00e9' } })).headers.get('x-request-id')).toMatch(UUID);
+  });
+
+  it('FW_LOG_REQUESTS=false: no line, no header', async () => {
+    const { base, lines } = await app({ FW_LOG_REQUESTS: false });
+    const res = await fetch(`${base}/`);
+    expect(res.headers.get('x-request-id')).toBeNull();
+    await res.text();
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('the default logger in a real process', () => {
+  const run = (format: string): string[] => {
+    const script = `import { createLogger } from ${JSON.stringify(join(REPO_ROOT, 'runtime-kernel/src/core/logger.ts'))};
+const log = createLogger({ level: 'info', format: ${JSON.stringify(format)} });
+log.debug('not shown');
+log.info('cache: Redis available again', { url: 'redis://127.0.0.1:6379/0' });
+log.error('request failed', { error: new Error('kaboom') });`;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    return result.stderr.trim().split('\n');
+  };
+
+  it('json: pino, one JSON object per line on stderr, an error field with its stack', () => {
+    const [info, error, ...rest] = run('json').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rest).toEqual([]);
+    expect(info).toMatchObject({ level: 30, msg: 'cache: Redis available again', url: 'redis://127.0.0.1:6379/0', pid: expect.any(Number), time: expect.any(Number) });
+    expect(error).toMatchObject({ level: 50, msg: 'request failed', error: { type: 'Error', message: 'kaboom', stack: expect.stringContaining('Error: kaboom') } });
+  });
+
+  it('text: one readable line per record', () => {
+    expect(run('text')).toEqual(['info cache: Redis available again {"url":"redis://127.0.0.1:6379/0"}', 'error request failed {"error":{"name":"Error","message":"kaboom"}}']);
+  });
+});

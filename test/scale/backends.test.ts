@@ -1,0 +1,98 @@
+/**
+ * Where the app keeps what its processes must share: the one startup line, the loud warnings
+ * when the deployment (`--workers`, `FW_INSTANCES`) outgrows a per-process or per-host backend,
+ * and the warning when processes sharing a Redis have different SECRET_KEYs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type Fluid } from '@fw/kernel';
+import { installAuth } from '@fw/kernel/auth';
+import { reportBackends } from '@fw/kernel/core';
+import { limit } from '@fw/kernel/limits';
+import { testUsers } from '../auth/helpers.js';
+import { cleanupProjects, makeFluid, memoryLogger } from '../kernel/helpers.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { waitFor } from './cluster.js';
+
+let redis: TestRedis;
+const fluids: Fluid[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all(fluids.map((f) => f.close()));
+  await redis.stop();
+  cleanupProjects();
+});
+
+/** An app with a rate-limited route and an event, on `config`. */
+function app(config: Record<string, unknown>): { fluid: Fluid; lines: string[] } {
+  const logger = memoryLogger();
+  const fluid = makeFluid({ config }, { logger });
+  fluid.app.get('login', '/login', limit('5/minute'), () => 'ok');
+  fluid.events.createSignal('news');
+  fluids.push(fluid);
+  return { fluid, lines: logger.lines };
+}
+
+describe('the backends line and the scale-out warnings', () => {
+  it('serve() says which backend each part uses; FW_INSTANCES=2 on per-process backends warns for each', async () => {
+    const { fluid, lines } = app({ CACHE_TYPE: 'memory', FW_INSTANCES: 2 });
+    const printed: string[] = [];
+    const served = await serve(fluid, { port: 0, host: '127.0.0.1', signals: [], exit: false, print: (l) => printed.push(l) });
+    expect(printed).toEqual([`fw: demo serving at ${served.url}`, 'fw: backends: events in-process (this process), rate limits memory (this process), cache memory (this process)']);
+    const warnings = lines.filter((l) => l.startsWith('warn SCALE-OUT:'));
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toContain('the events backend (in-process) is per process, but FW_INSTANCES=2 hosts serve this app: an event triggered in one process reaches only');
+    expect(warnings[1]).toContain('the rate limits backend (memory) is per process, but FW_INSTANCES=2 hosts serve this app: each process counts its own requests');
+    expect(warnings[2]).toContain('the cache backend (memory) is per process');
+    expect(warnings[2]).toContain('Fix: CACHE_TYPE=redis');
+    await served.close();
+  });
+
+  it('2 workers on one host: the file cache is shared, the in-process events and counters are not', async () => {
+    const { fluid, lines } = app({});
+    await fluid.mix();
+    const backends = reportBackends(fluid, { workers: 2, print: () => undefined });
+    expect(backends.map((b) => [b.name, b.kind, b.scope])).toEqual([
+      ['events', 'in-process', 'process'],
+      ['rate limits', 'memory', 'process'],
+      ['cache', 'file', 'host'],
+    ]);
+    const warnings = lines.filter((l) => l.startsWith('warn SCALE-OUT:'));
+    expect(warnings.map((w) => /the (.+?) backend/.exec(w)![1])).toEqual(['events', 'rate limits']);
+    expect(warnings[0]).toContain('but 2 worker processes serve this app');
+  });
+
+  it('everything on Redis: no warning, also for 3 workers on FW_INSTANCES=4 hosts', async () => {
+    const { fluid, lines } = app({ CACHE_TYPE: 'redis', CACHE_REDIS_URL: redis.url, FW_INSTANCES: 4 });
+    await fluid.mix();
+    const printed: string[] = [];
+    reportBackends(fluid, { workers: 3, print: (l) => printed.push(l) });
+    expect(printed).toEqual(['fw: backends: events redis bus (shared), rate limits redis (shared), cache redis (shared)']);
+    expect(lines.filter((l) => l.startsWith('warn SCALE-OUT'))).toEqual([]);
+  });
+});
+
+describe('SECRET_KEY fingerprints in the shared Redis', () => {
+  function authApp(secret: string): { fluid: Fluid; lines: string[] } {
+    const logger = memoryLogger();
+    const fluid = makeFluid({ config: { CACHE_TYPE: 'redis', CACHE_REDIS_URL: redis.url }, ini: `SECRET_KEY = ${secret}\n` }, { logger });
+    installAuth(fluid, { users: testUsers() });
+    fluids.push(fluid);
+    return { fluid, lines: logger.lines };
+  }
+
+  it('a process whose SECRET_KEY differs from another\'s says so, naming both fingerprints; the same key says nothing', async () => {
+    const a = authApp('the-first-secret-key-of-this-test');
+    const same = authApp('the-first-secret-key-of-this-test');
+    await a.fluid.mix();
+    await same.fluid.mix();
+    const other = authApp('another-secret-key-entirely-different');
+    await other.fluid.mix();
+    await waitFor('the warning', () => other.lines.some((l) => l.startsWith('error SECRET_KEY differs')), 5000);
+    const warning = other.lines.find((l) => l.startsWith('error SECRET_KEY differs'))!;
+    expect(warning).toMatch(/SECRET_KEY differs between the processes of demo: this process \(host .+, pid \d+\) has fingerprint [0-9a-f]{12}, host .+ pid \d+ has [0-9a-f]{12}\. Sessions, CSRF tokens and JWTs signed by one are rejected by the other/);
+    expect(warning).not.toContain('the-first-secret');
+    expect(same.lines.filter((l) => l.includes('SECRET_KEY differs'))).toEqual([]);
+  });
+});

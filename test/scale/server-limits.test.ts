@@ -1,0 +1,105 @@
+/**
+ * The server's limits, over raw TCP to a listening app: slow-header (slowloris) connections and
+ * silent ones are cut at the headers timeout, an idle keep-alive connection outlives the headers
+ * timeout, the connection cap refuses the connection past it, and the settings come from config.
+ */
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, expect, it } from 'vitest';
+import type { Fluid } from '@fw/kernel';
+import { cleanupProjects, makeFluid } from '../kernel/helpers.js';
+import { waitFor } from './cluster.js';
+
+const fluids: Fluid[] = [];
+afterAll(async () => {
+  await Promise.all(fluids.map((f) => f.close()));
+  cleanupProjects();
+});
+
+async function listen(config: Record<string, unknown>): Promise<{ fluid: Fluid; port: number }> {
+  const fluid = makeFluid({ config });
+  fluids.push(fluid);
+  fluid.app.get('hello', '/', () => 'hello');
+  const server = await fluid.listen(0, '127.0.0.1');
+  return { fluid, port: (server.address() as AddressInfo).port };
+}
+
+/** A raw connection that records what it receives and when it closes. */
+function open(port: number): { socket: Socket; received: () => string; closed: Promise<void>; isClosed: () => boolean } {
+  const socket = connect(port, '127.0.0.1');
+  let data = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (data += d.toString()));
+  socket.on('error', () => undefined);
+  return {
+    socket,
+    received: () => data,
+    closed: new Promise((resolve) => socket.once('close', () => ((closed = true), resolve()))),
+    isClosed: () => closed,
+  };
+}
+
+it('50 slowloris connections (headers trickling in) and a silent one get 408 and are closed at the headers timeout, while the app keeps serving', async () => {
+  const { port } = await listen({ SERVER_HEADERS_TIMEOUT: 1, SERVER_REQUEST_TIMEOUT: 2 });
+  const slow = Array.from({ length: 50 }, () => open(port));
+  const timers = slow.map(({ socket }) => {
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    return setInterval(() => socket.write('X-Slow: a\r\n'), 200);
+  });
+  const silent = open(port);
+  try {
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('hello');
+    // Bounded: the headers timeout (1 s) plus Node's check interval, with room for a busy machine.
+    await waitFor('every slow connection to be closed', () => slow.every((c) => c.isClosed()) && silent.isClosed(), 15_000);
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+  }
+  for (const c of [...slow, silent]) expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
+  expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('hello');
+});
+
+it('a keep-alive connection idle for longer than the headers timeout still serves its next request', async () => {
+  const { port } = await listen({ SERVER_HEADERS_TIMEOUT: 1, SERVER_REQUEST_TIMEOUT: 2, SERVER_KEEP_ALIVE_TIMEOUT: 10 });
+  const c = open(port);
+  c.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+  await waitFor('the first answer', () => c.received().endsWith('hello'), 5000);
+  await new Promise((r) => setTimeout(r, 2500)); // idle past the headers (1 s) and request (2 s) timeouts
+  expect(c.isClosed()).toBe(false);
+  c.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+  await waitFor('the second answer on the same connection', () => c.received().split('HTTP/1.1 200 OK').length === 3, 5000);
+  expect(c.received()).toMatch(/Keep-Alive: timeout=10/);
+  c.socket.destroy();
+});
+
+it('SERVER_MAX_CONNECTIONS: the connection past the cap is closed unanswered; once one leaves, a new one is served', async () => {
+  const { port } = await listen({ SERVER_MAX_CONNECTIONS: 3 });
+  const held = Array.from({ length: 3 }, () => open(port));
+  for (const c of held) c.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+  await waitFor('three answered keep-alive connections', () => held.every((c) => c.received().endsWith('hello')), 5000);
+  const extra = open(port);
+  extra.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+  await extra.closed;
+  expect(extra.received()).toBe('');
+  held[0]!.socket.destroy();
+  await held[0]!.closed;
+  await waitFor('a new connection to be served', async () => {
+    const again = open(port);
+    again.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await again.closed;
+    return again.received().endsWith('hello');
+  }, 5000);
+  for (const c of held.slice(1)) c.socket.destroy();
+});
+
+it('the defaults: keep-alive 65 s (above load balancers\' 60 s), headers 20 s, request 120 s, 10,000 connections', async () => {
+  const fluid = makeFluid();
+  fluids.push(fluid);
+  const server = await fluid.listen(0, '127.0.0.1');
+  expect([server.keepAliveTimeout, server.headersTimeout, server.requestTimeout, server.maxConnections]).toEqual([65_000, 20_000, 120_000, 10_000]);
+});
+
+it('a headers timeout above the request timeout is an error naming both keys', async () => {
+  const fluid = makeFluid({ config: { SERVER_HEADERS_TIMEOUT: 30, SERVER_REQUEST_TIMEOUT: 10 } });
+  fluids.push(fluid);
+  await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow('SERVER_HEADERS_TIMEOUT (30 s) must not exceed SERVER_REQUEST_TIMEOUT (10 s)');
+});
