@@ -1,3 +1,5 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Additive, HttpError, type Fluid } from '@fw/kernel';
@@ -111,6 +113,38 @@ describe('styled error pages (FW_PROCESSING on by default)', () => {
     const url = await start(f);
     expect(await (await fetch(`${url}/missing`, { headers: HTML })).text()).toBe('<h1>custom 404: Not Found</h1>');
     expect(await (await fetch(`${url}/deny`, { headers: HTML })).text()).toBe('<h1>blog says 403</h1>');
+  });
+
+  it('reuses a rendered page only while it would render the same: per message, and until the templates change', async () => {
+    const f = app({ files: { 'fluid/templates/errors/404.html': '<h1>v1 {{message}}</h1>' } });
+    f.app.get('gone', '/gone/:what', (ctx) => {
+      ctx.status = 404;
+      ctx.type = 'text/plain';
+      return `no ${ctx.params.what}`;
+    });
+    const url = await start(f);
+    const page = async (path: string) => (await fetch(url + path, { headers: HTML })).text();
+    expect(await page('/missing')).toBe('<h1>v1 Not Found</h1>');
+    expect(await page('/gone/cat')).toBe('<h1>v1 no cat</h1>');
+    expect(await page('/gone/dog')).toBe('<h1>v1 no dog</h1>');
+    writeFileSync(join(f.root, 'fluid/templates/errors/404.html'), '<h1>v2 {{message}}</h1>');
+    expect(await page('/missing')).toBe('<h1>v1 Not Found</h1>'); // production: templates are read once
+    f.templates.clear(); // what a reload does
+    expect(await page('/missing')).toBe('<h1>v2 Not Found</h1>');
+    f.templates.registerHelper('shout', (s: unknown) => String(s).toUpperCase());
+    writeFileSync(join(f.root, 'fluid/templates/errors/404.html'), '<h1>v3 {{shout message}}</h1>');
+    f.templates.clear();
+    expect(await page('/gone/cat')).toBe('<h1>v3 NO CAT</h1>');
+  });
+
+  it('renders afresh in debug, where templates reload: a hand edit shows on the next 404', async () => {
+    const f = app({ config: { DEBUG: true }, files: { 'fluid/templates/errors/404.html': '<h1>before</h1>' } });
+    const url = await start(f);
+    expect(await (await fetch(`${url}/missing`, { headers: HTML })).text()).toMatch(/^<h1>before<\/h1>/); // (debug adds the live-reload script)
+    const file = join(f.root, 'fluid/templates/errors/404.html');
+    writeFileSync(file, '<h1>after</h1>');
+    utimesSync(file, new Date(), new Date(Date.now() + 5000)); // a distinct mtime even on a coarse clock
+    expect(await (await fetch(`${url}/missing`, { headers: HTML })).text()).toMatch(/^<h1>after<\/h1>/);
   });
 
   it('restyles every status at once through an app errors/page.html, while a per-status override still wins', async () => {

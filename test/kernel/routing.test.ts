@@ -118,6 +118,20 @@ describe('Additives', () => {
     expect(f.urlFor('blog.live')).toBe('/ws/blog/live');
     expect(() => f.additive(new Additive('blog', { root: makeProject() }))).toThrow(/already registered/);
   });
+
+  it('matches its routes exactly as @koa/router does: case-insensitive prefix, whole segments only', async () => {
+    const f = app();
+    const blog = new Additive('blog', { root: makeProject() });
+    blog.app.get('index', '/', () => 'blog home');
+    blog.app.get('post', '/:slug', (ctx) => `post ${ctx.params.slug}`);
+    f.additive(blog);
+    f.app.get('blogger', '/blogger', () => 'app blogger');
+    const url = await start(f);
+    expect(await (await fetch(`${url}/blog/`)).text()).toBe('blog home');
+    expect(await (await fetch(`${url}/BLOG/First`)).text()).toBe('post First');
+    expect(await (await fetch(`${url}/blogger`)).text()).toBe('app blogger');
+    expect((await fetch(`${url}/blogs/x`)).status).toBe(404);
+  });
 });
 
 describe('request hooks', () => {

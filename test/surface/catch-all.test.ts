@@ -1,5 +1,5 @@
 /** The catch-all asset route: every rule, a traversal table, and namespaces, over real HTTP. */
-import { symlinkSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, get as httpGet, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -117,6 +117,17 @@ describe('rule 3: candidates', () => {
     expect((await get(prod, '/src/secret.env.js'))[0]).toBe(404);
     expect((await get(prod, '/package.json'))[0]).toBe(404);
     expect((await get(prod, '/index.html'))[0]).toBe(200); // the build's own index
+  });
+  it('production remembers what it found, yet sees a rebuilt, removed or new file', async () => {
+    const file = join(root, 'fluid/frontend/dist/assets/rebuilt.js');
+    writeFileSync(file, 'first build');
+    expect(await get(prod, '/assets/rebuilt.js')).toEqual([200, 'first build']);
+    writeFileSync(file, 'second build, longer');
+    expect(await get(prod, '/assets/rebuilt.js')).toEqual([200, 'second build, longer']);
+    rmSync(file);
+    expect((await get(prod, '/assets/rebuilt.js'))[0]).toBe(404);
+    writeFileSync(file, 'third build');
+    expect(await get(prod, '/assets/rebuilt.js')).toEqual([200, 'third build']); // a vanished file is looked up again
   });
   it('HEAD and conditional requests work; other methods pass', async () => {
     const head = await fetch(`${prod}/logo.svg`, { method: 'HEAD', headers: { cookie: 'vite_ns=fluid/frontend' } });

@@ -3,12 +3,22 @@
  * (key derived from `SECRET_KEY`), HttpOnly, SameSite=Lax, and Secure when the request is HTTPS
  * (`X-Forwarded-Proto` only from a trusted proxy, see `isHttps`). `signIn` regenerates the
  * session id (no fixation); `signOut` clears the session.
+ *
+ * The store (`SessionStore`) reads and writes the app cache. On the `file` cache (the default) it
+ * also keeps the sessions this process has seen in memory, writing every change through to the
+ * file, so a signed-in request costs one `stat` instead of a file read and a JSON parse: the copy
+ * is used only while the entry file is the one it was taken from (same inode, mtime and size),
+ * so a change or sign-out by another process of the host, or a hand deletion, is seen on the
+ * next request. The `memory` cache is already in memory; Redis and a cache given in the options
+ * are read on every request (other hosts may change them).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
+import { statSync, type Stats } from 'node:fs';
 import { createSession } from 'koa-session';
 import type { FluidContext, FluidMiddleware } from '../core/context.js';
-import type { JsonValue } from '../cache/cache.js';
+import type { Cache, JsonValue } from '../cache/cache.js';
+import { FileCache } from '../cache/file.js';
 import { authOf, type Auth } from './auth.js';
 import { isHttps } from './https.js';
 import { deriveKey } from './signed.js';
@@ -51,7 +61,7 @@ export function hasSession(ctx: FluidContext): boolean {
 export function sessionMiddleware(auth: Auth): FluidMiddleware {
   const fluid = auth.fluid;
   fluid.koa.keys = [deriveKey(auth.secret, 'session').toString('base64url')];
-  const cache = () => auth.cache;
+  const store = new SessionStore(() => auth.cache);
   const ttl = auth.options.sessionMaxAge;
   const inner = createSession(
     {
@@ -63,23 +73,104 @@ export function sessionMiddleware(auth: Auth): FluidMiddleware {
       rolling: false,
       renew: true,
       store: {
-        get: async (id: string) => (await cache().get(`sess:${id}`)) ?? undefined,
-        set: async (id: string, data: unknown, maxAge: number) => {
-          await cache().set(`sess:${id}`, data as JsonValue, Math.max(1, Math.ceil(maxAge / 1000)));
-        },
-        destroy: async (id: string) => {
-          await cache().delete(`sess:${id}`);
-        },
+        get: (id: string) => store.get(id),
+        set: (id: string, data: unknown, maxAge: number) => store.set(id, data as JsonValue, maxAge),
+        destroy: (id: string) => store.destroy(id),
       },
       genid: () => randomBytes(24).toString('base64url'),
     },
     fluid.koa,
   );
+  const config = fluid.config;
   return (ctx, next) => {
     // Secure cookies only over HTTPS; a trusted proxy's X-Forwarded-Proto counts, no one else's.
-    ctx.cookies.secure = isHttps(ctx, fluid.config);
-    return currentRequest.run(ctx, () => inner(ctx, next));
+    ctx.cookies.secure = isHttps(ctx, config);
+    return currentRequest.run(ctx, inner, ctx, next);
   };
+}
+
+/** A session this process has read or written to a file cache: its JSON and the file's identity then. */
+interface Remembered {
+  readonly json: string;
+  /** Epoch ms after which the copy is dropped (the session's own `_expire` is checked by koa-session). */
+  readonly expires: number;
+  /** The entry's file. */
+  readonly file: string;
+  /** The entry file's identity when the copy was taken (`undefined`: no file then). */
+  readonly stamp: string | undefined;
+}
+
+/** Sessions remembered per process at most; the oldest are forgotten (and read again when used). */
+const REMEMBERED_MAX = 10_000;
+
+/**
+ * The session store over the app cache; see the module comment. Values are copied through JSON
+ * in and out, so a request changing its session object in place never changes the memory copy.
+ */
+export class SessionStore {
+  readonly #cache: () => Cache;
+  readonly #remembered = new Map<string, Remembered>();
+
+  constructor(cache: () => Cache) {
+    this.#cache = cache;
+  }
+
+  /** The session stored under `id`, or undefined. */
+  async get(id: string): Promise<Record<string, unknown> | undefined> {
+    const cache = this.#cache();
+    if (!(cache instanceof FileCache)) return ((await cache.get(key(id))) ?? undefined) as Record<string, unknown> | undefined;
+    const copy = this.#remembered.get(id);
+    const now = Date.now();
+    if (copy && copy.expires > now && copy.stamp !== undefined && copy.stamp === stampOf(copy.file)) {
+      return JSON.parse(copy.json) as Record<string, unknown>;
+    }
+    // Not remembered, expired, or changed by another process: read the file (stamp first, so a
+    // write racing the read leaves a stale stamp and the next request reads again).
+    const file = copy?.file ?? cache.fileOf(key(id));
+    const stamp = stampOf(file);
+    const data = await cache.get(key(id));
+    if (data === undefined || data === null) {
+      this.#remembered.delete(id);
+      return undefined;
+    }
+    const expire = (data as { _expire?: unknown })._expire;
+    this.#remember(id, { json: JSON.stringify(data), expires: typeof expire === 'number' ? expire : now + 60_000, file, stamp });
+    return data as Record<string, unknown>;
+  }
+
+  /** Writes the session through to the cache, then remembers it. */
+  async set(id: string, data: JsonValue, maxAgeMs: number): Promise<void> {
+    const cache = this.#cache();
+    const ttl = Math.max(1, Math.ceil(maxAgeMs / 1000));
+    if (!(cache instanceof FileCache)) return cache.set(key(id), data, ttl);
+    this.#remembered.delete(id); // a failed write must not leave the old copy trusted
+    await cache.set(key(id), data, ttl);
+    const file = cache.fileOf(key(id));
+    this.#remember(id, { json: JSON.stringify(data), expires: Date.now() + ttl * 1000, file, stamp: stampOf(file) });
+  }
+
+  /** Forgets the session here and in the cache. */
+  async destroy(id: string): Promise<void> {
+    this.#remembered.delete(id);
+    await this.#cache().delete(key(id));
+  }
+
+  #remember(id: string, copy: Remembered): void {
+    const remembered = this.#remembered;
+    remembered.delete(id); // re-inserted last: the Map's order is the forgetting order
+    if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+    remembered.set(id, copy);
+  }
+}
+
+function key(id: string): string {
+  return `sess:${id}`;
+}
+
+/** The identity of an entry file (a rename-into-place write gives it a new inode), or undefined when absent. */
+function stampOf(file: string): string | undefined {
+  const stats: Stats | undefined = statSync(file, { throwIfNoEntry: false });
+  return stats && `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
 }
 
 /**

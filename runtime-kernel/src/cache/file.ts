@@ -46,7 +46,11 @@ export class FileCache implements Cache {
     const file = this.#file(key);
     const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(temp, json, { mode: 0o600 });
+      await writeFile(temp, json, { mode: 0o600 }).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(this.dir, { recursive: true }); // the folder was deleted while the app ran
+        await writeFile(temp, json, { mode: 0o600 });
+      });
       await rename(temp, file);
     } catch (err) {
       await rm(temp, { force: true });
@@ -79,6 +83,11 @@ export class FileCache implements Cache {
   }
 
   async close(): Promise<void> {}
+
+  /** The file holding `key`'s entry (whether or not it exists); sessions stat it to trust a memory copy. */
+  fileOf(key: string): string {
+    return this.#file(key);
+  }
 
   /** Resolves when the folder exists (or can be made) and is writable. */
   async ping(): Promise<void> {

@@ -64,15 +64,45 @@ export function keepDebugAnswer(ctx: FluidContext): void {
   debugAnswers.add(ctx);
 }
 
+/** Options of `errorPageProcessor`. */
+export interface ErrorPageOptions {
+  /**
+   * When rendered pages may be reused: the templates' `generation` (pages rendered under another
+   * generation are dropped), or `undefined` for "render every time" (templates that reload,
+   * i.e. debug). A page is kept per status, locale and message.
+   */
+  cacheable?: () => number | undefined;
+}
+
+/** Rendered pages kept at most (the message may be the app's own text); beyond, pages render afresh. */
+const PAGES_MAX = 256;
+
 /** The styled-error-page processor; `render` renders a template name with data. */
-export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup): AfterRequestProcessor {
+export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup, options: ErrorPageOptions = {}): AfterRequestProcessor {
+  const pages = new Map<string, string>();
+  let generation: number | undefined;
   return (res, ctx) => {
     if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx) || debugAnswers.has(ctx)) return undefined;
-    const html = render(`errors/${res.status}.html`, {
-      status: res.status,
-      title: defaultMessage(res.status),
-      message: messageOf(res),
-    });
-    return { status: res.status, body: html.toString(), type: 'html', keepHeaders: KEPT_HEADERS };
+    const status = res.status;
+    const message = messageOf(res);
+    const now = options.cacheable?.();
+    if (now !== generation) {
+      pages.clear();
+      generation = now;
+    }
+    const cacheable = now !== undefined;
+    const key = cacheable ? `${status}\0${localeOf(ctx)}\0${message}` : '';
+    let body = cacheable ? pages.get(key) : undefined;
+    if (body === undefined) {
+      body = render(`errors/${status}.html`, { status, title: defaultMessage(status), message }).toString();
+      if (cacheable && pages.size < PAGES_MAX) pages.set(key, body);
+    }
+    return { status, body, type: 'html', keepHeaders: KEPT_HEADERS };
   };
+}
+
+/** The request's locale when a plugin (i18n) gives one, else `''`. */
+function localeOf(ctx: FluidContext): string {
+  const locale = (ctx as { locale?: unknown }).locale;
+  return typeof locale === 'string' ? locale : '';
 }

@@ -27,7 +27,7 @@ import { closeAfterResponses, createHttpServer, stopServer } from './http-server
 import { escape, type Markup } from './markup.js';
 import { STAGES, type Plugin, type Stage } from './plugin.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
-import { HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
+import { dispatchRouters, HttpRouter, methodNotAllowed, type BeforeRequestHook } from './router.js';
 import { KERNEL_STATIC_DIR, KERNEL_STATIC_PREFIX, KERNEL_TEMPLATES_DIR, serveMounts, type StaticMount } from './static.js';
 import { TemplateEngine, type TemplateData } from './templates.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
@@ -132,7 +132,7 @@ export class FluidCore {
     this.templates = new TemplateEngine([join(this.root, 'fluid', 'templates'), KERNEL_TEMPLATES_DIR]);
     this.templates.reload = this.config.DEBUG; // development: edited templates show on the next render
     this.#registerHelpers();
-    if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d)));
+    if (this.config.FW_PROCESSING) this.processors.add(errorPageProcessor((t, d) => this.render(t, d), { cacheable: () => (this.templates.reload ? undefined : this.templates.generation) }));
     this.#mounts.push({ prefix: KERNEL_STATIC_PREFIX, dir: KERNEL_STATIC_DIR }, { prefix: '/static', dir: join(this.root, 'fluid', 'static') });
 
     this.koa = new Koa<FluidState, FluidContextExtensions>({ proxy: false });
@@ -358,16 +358,21 @@ export class FluidCore {
     const debug = this.config.DEBUG;
     const stages = this.#stages;
     for (const mw of stages.outer) koa.use(mw);
-    koa.use(async (ctx, next) => {
-      try {
-        await next();
-      } catch (err) {
-        if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
-        else answerError(ctx, err, logger);
-      }
+    // Not async: a response no processor touches costs one `then` here.
+    const finish = (ctx: FluidContext): Promise<void> | undefined => {
       fillErrorBody(ctx);
-      if (processors.size > 0) await processors.run(ctx, logger);
-    });
+      return processors.run(ctx, logger);
+    };
+    koa.use((ctx, next) =>
+      next().then(
+        () => finish(ctx),
+        async (err: unknown) => {
+          if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
+          else answerError(ctx, err, logger);
+          return finish(ctx);
+        },
+      ),
+    );
     this.#frozen = true;
     for (const mw of stages.first) koa.use(mw);
     koa.use(serveMounts(this.#mounts));
@@ -375,10 +380,8 @@ export class FluidCore {
     for (const mw of stages.app) koa.use(mw);
     if (this.#before.length > 0 || this.#after.length > 0) koa.use(this.#hooksMiddleware());
     const routers = this.routers;
-    for (const r of routers) {
-      const mw = r.dispatcher();
-      if (mw) koa.use(mw);
-    }
+    const dispatch = dispatchRouters(routers);
+    if (dispatch) koa.use(dispatch);
     for (const mw of stages.fallback) koa.use(mw);
     koa.use(methodNotAllowed(() => routers));
     this.#listener = koa.callback() as RequestListener; // requests wait in callback() until now

@@ -17,7 +17,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resolve as resolveImport } from 'import-meta-resolve';
 import { FrameworkException } from './errors.js';
 import { KERNEL_DIR } from './static.js';
 
@@ -105,7 +104,12 @@ export function assertInstalled(name: string, use: OptionalUse): void {
   throw new MissingPackageError(packageOf(name), use);
 }
 
+// ESM resolution from any parent, loaded on first use (require of an ES module, Node >= 22.12):
+// only apps that load an optional ES package pay for it, not every boot.
+let resolveImport: typeof import('import-meta-resolve').resolve | undefined;
+
 function resolvesFrom(name: string, parent: string): string | undefined {
+  resolveImport ??= (createRequire(import.meta.url)('import-meta-resolve') as typeof import('import-meta-resolve')).resolve;
   try {
     return resolveImport(name, parent);
   } catch {

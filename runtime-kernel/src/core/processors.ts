@@ -72,22 +72,47 @@ export class ProcessorRegistry {
     };
   }
 
-  /** Runs the processors on a finished response (nothing for streams or with no processor). */
-  async run(ctx: FluidContext, logger: Logger): Promise<void> {
+  /**
+   * Runs the processors on a finished response (nothing for streams or with no processor).
+   * Synchronous processors run synchronously (most responses are left alone, so most requests
+   * pay no promise here); the result is a promise only once a processor returned one.
+   */
+  run(ctx: FluidContext, logger: Logger): Promise<void> | undefined {
     const list = this.#list;
-    if (list.length === 0 || ctx.body instanceof Stream || ctx.respond === false) return;
-    for (const processor of list) {
-      let replacement: ReplacementResponse | undefined;
-      try {
-        const result = processor(new ResponseView(ctx), ctx);
-        replacement = result instanceof Promise ? await result : result;
-      } catch (err) {
-        logger.error('after-request processor failed; response left as it was', { error: err, path: ctx.path });
-        continue;
-      }
-      if (replacement) replace(ctx, replacement);
-    }
+    if (list.length === 0 || ctx.body instanceof Stream || ctx.respond === false) return undefined;
+    return runFrom(list, 0, new ResponseView(ctx), ctx, logger);
   }
+}
+
+/** Runs `list` from `index` on; continues asynchronously after the first processor returning a promise. */
+function runFrom(list: readonly AfterRequestProcessor[], index: number, view: ResponseView, ctx: FluidContext, logger: Logger): Promise<void> | undefined {
+  for (let i = index; i < list.length; i++) {
+    let result: ReturnType<AfterRequestProcessor>;
+    try {
+      result = list[i]!(view, ctx);
+    } catch (err) {
+      failed(logger, err, ctx);
+      continue;
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (replacement) => {
+          if (replacement) replace(ctx, replacement);
+          return runFrom(list, i + 1, view, ctx, logger);
+        },
+        (err: unknown) => {
+          failed(logger, err, ctx);
+          return runFrom(list, i + 1, view, ctx, logger);
+        },
+      );
+    }
+    if (result) replace(ctx, result);
+  }
+  return undefined;
+}
+
+function failed(logger: Logger, err: unknown, ctx: FluidContext): void {
+  logger.error('after-request processor failed; response left as it was', { error: err, path: ctx.path });
 }
 
 /** A read-only view of the current response; headers are read only when asked for. */

@@ -116,7 +116,17 @@ export class HttpRouter {
    */
   dispatcher(): FluidMiddleware | undefined {
     this.#frozen = true;
-    return this.router.stack.length === 0 ? undefined : (this.router.routes() as FluidMiddleware);
+    if (this.router.stack.length === 0) return undefined;
+    return Object.assign(this.router.routes() as FluidMiddleware, { inside: this.#inside() });
+  }
+
+  /**
+   * A test for "may a route here match this path": the prefix followed by `/` or the end,
+   * case-insensitive like the routes (`undefined`: the root router, every path).
+   */
+  #inside(): RegExp | undefined {
+    if (!this.prefix) return undefined;
+    return new RegExp(`^${this.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`, 'i');
   }
 
   /** The methods routes of this router answer for `path` (empty when no route has that path). */
@@ -207,6 +217,33 @@ function hookRunner(hooks: RouteHooks): Handler {
     }
     if (value !== undefined && value !== ctx.body) setBody(ctx, value);
   };
+}
+
+/**
+ * One middleware dispatching to `routers` in order, as if each were its own middleware, except
+ * that a router whose prefix the path is outside of is skipped without a call: an Additive's
+ * routers cost a request elsewhere one prefix test, not a middleware level. `undefined` when no
+ * router has routes.
+ */
+export function dispatchRouters(routers: readonly HttpRouter[]): FluidMiddleware | undefined {
+  const list = routers.flatMap((r) => {
+    const dispatch = r.dispatcher() as (FluidMiddleware & { inside?: RegExp }) | undefined;
+    return dispatch ? [{ dispatch, inside: dispatch.inside }] : [];
+  });
+  if (list.length === 0) return undefined;
+  const dispatcher: FluidMiddleware = (ctx, next) => {
+    const path = ctx.path;
+    let i = 0;
+    const step = (): Promise<unknown> => {
+      while (i < list.length) {
+        const { dispatch, inside } = list[i++]!;
+        if (inside === undefined || inside.test(path)) return Promise.resolve(dispatch(ctx, step));
+      }
+      return next();
+    };
+    return step();
+  };
+  return Object.assign(dispatcher, { routers: routers.map((r) => r.router) }); // which routers it serves
 }
 
 /**

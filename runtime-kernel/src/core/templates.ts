@@ -46,6 +46,15 @@ export class TemplateEngine {
   readonly #files = new Map<string, number>();
   /** Re-read changed template files before rendering (development). */
   reload = false;
+  #generation = 0;
+
+  /**
+   * Grows whenever the same render may produce other output: a folder added, the templates
+   * cleared, a helper (re)registered. Caches of rendered output compare it.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
 
   /** @param dirs search folders, highest priority first. */
   constructor(dirs: string[] = [], helpers: Record<string, TemplateHelper> = {}) {
@@ -69,6 +78,7 @@ export class TemplateEngine {
   /** Registers (or replaces) a helper available to every template. */
   registerHelper(name: string, fn: TemplateHelper): void {
     this.#hb.registerHelper(name, fn);
+    this.#generation++;
   }
 
   /** The file a template name resolves to, or `undefined`. */
@@ -111,6 +121,7 @@ export class TemplateEngine {
 
   /** Forgets every compiled template and partial (they are compiled again on next use). */
   clear(): void {
+    this.#generation++;
     this.#cache.clear();
     this.#strings.clear();
     for (const p of this.#partials) this.#hb.unregisterPartial(p);

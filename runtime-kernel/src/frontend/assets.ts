@@ -11,7 +11,8 @@
  * 3. the candidates are `<ns>/<path>` and `<ns>/public/<path>` (debug) — in production only
  *    `<ns>/public/<path>` and the build output `<ns>/dist/<path>` (a deliberate deviation: source
  *    files, dotfiles, `node_modules` and manifests are never served);
- * 4. a candidate is served only when `contained()` confirms it is a file under the root.
+ * 4. a candidate is served only when `contained()` confirms it is a file under the root (in
+ *    production that answer is remembered; see `assetCatch`).
  *
  * A refused or unresolved request passes to `next()`, so the app answers 404.
  */
@@ -101,6 +102,10 @@ export function assetCandidates(namespace: string, path: string, production: boo
 export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>, options: AssetCatchOptions = {}): FluidMiddleware {
   const production = options.production ?? false;
   const root = resolve(projectRoot);
+  // Production serves build output, so what `contained()` found is remembered: a file found
+  // inside its root stays trusted (koa-send still stats it, and a vanished file is looked up
+  // again), a missing one is looked up again after a second. Debug looks every time.
+  const facts = production ? new CandidateFacts() : undefined;
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const ns = ctx.cookies.get(VITE_NS_COOKIE);
@@ -113,9 +118,21 @@ export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>,
     }
     if (refusedAssetPath(path) !== undefined) return next();
     for (const [base, rel] of assetCandidates(ns, path, production)) {
-      const file = await contained(resolve(root, base), rel);
-      if (!file) continue;
-      await send(ctx, basename(file), { root: dirname(file), hidden: false, index: undefined, setHeaders: setEtag });
+      const key = `${base}\0${rel}`;
+      let file = facts?.get(key);
+      if (file === null) continue;
+      if (file === undefined) {
+        file = await contained(resolve(root, base), rel);
+        facts?.set(key, file ?? null);
+        if (!file) continue;
+      }
+      try {
+        await send(ctx, basename(file), { root: dirname(file), hidden: false, index: undefined, setHeaders: setEtag });
+      } catch (err) {
+        if ((err as { status?: unknown }).status !== 404 || !facts) throw err;
+        facts.forget(key); // removed since it was found: look again next time
+        continue;
+      }
       if (ctx.fresh) {
         if (ctx.body instanceof Readable) ctx.body.destroy();
         ctx.status = 304;
@@ -125,6 +142,39 @@ export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>,
     }
     return next();
   };
+}
+
+/** How long a candidate found missing stays known as missing, in ms. */
+const MISSING_FOR_MS = 1000;
+/** Facts kept at most; when full they are all dropped (so hostile paths cannot grow memory). */
+const FACTS_MAX = 10_000;
+
+/** What `contained()` said about a candidate: its file (kept), or `null` (missing, for a second). */
+class CandidateFacts {
+  readonly #found = new Map<string, string>();
+  readonly #missing = new Map<string, number>();
+
+  /** The file, `null` when recently missing, `undefined` when unknown. */
+  get(key: string): string | null | undefined {
+    const file = this.#found.get(key);
+    if (file !== undefined) return file;
+    const until = this.#missing.get(key);
+    if (until === undefined) return undefined;
+    if (until > Date.now()) return null;
+    this.#missing.delete(key);
+    return undefined;
+  }
+
+  set(key: string, file: string | null): void {
+    const map = file === null ? this.#missing : this.#found;
+    if (map.size >= FACTS_MAX) map.clear();
+    if (file === null) this.#missing.set(key, Date.now() + MISSING_FOR_MS);
+    else this.#found.set(key, file);
+  }
+
+  forget(key: string): void {
+    this.#found.delete(key);
+  }
 }
 
 function setEtag(res: ServerResponse, _path: string, stats: Stats): void {

@@ -12,7 +12,7 @@
  *   checked only once routing has chosen the route and before its handlers run.
  */
 import type Koa from 'koa';
-import type { RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
 import { FrameworkException, HttpError, type Logger } from '../core/errors.js';
 import { parseLimits, type RateLimit } from './spec.js';
@@ -57,17 +57,39 @@ type Marked = Koa.Middleware & { [MARK]?: RateLimitMark };
 interface Runtime {
   readonly config: RateLimitConfig;
   readonly enabled: boolean;
-  readonly defaults: RateLimit[] | undefined;
+  readonly defaults: Policy | undefined;
   readonly store: LimitStore;
 }
 
-interface RequestLimits {
-  readonly runtime: Runtime;
-  /** Set once a `limit()` or `exempt()` has run for this request. */
-  decided: boolean;
+/**
+ * A set of limits as defined (`limit('10/minute;100/hour')`, `RATELIMIT_DEFAULT`), with what a
+ * request needs precomputed: the `RateLimit-Policy` header and, per store, the limiters.
+ */
+interface Policy {
+  readonly limits: readonly RateLimit[];
+  readonly header: string;
+  /** The store `limiters` belong to (an app has one; a policy shared by two apps re-resolves). */
+  store: LimitStore | undefined;
+  limiters: RateLimiterAbstract[];
 }
 
-const requests = new WeakMap<Koa.Context, RequestLimits>();
+function policyOf(limits: readonly RateLimit[]): Policy {
+  return { limits, header: limits.map((l) => `${l.points};w=${l.seconds}`).join(', '), store: undefined, limiters: [] };
+}
+
+function limitersOf(policy: Policy, store: LimitStore): RateLimiterAbstract[] {
+  if (policy.store !== store) {
+    policy.limiters = policy.limits.map((l) => store.limiter(l));
+    policy.store = store;
+  }
+  return policy.limiters;
+}
+
+// Per-request state lives on the context itself (no per-request allocation): the app's runtime,
+// put there by the limiter's middleware, and whether a limit() or exempt() has decided.
+const RUNTIME = Symbol('fw.rateLimit.runtime');
+const DECIDED = Symbol('fw.rateLimit.decided');
+type WithLimits = Koa.Context & { [RUNTIME]?: Runtime; [DECIDED]?: boolean };
 
 /**
  * Build the app's rate limiter from config. Throws a `FrameworkException` naming the key when
@@ -75,12 +97,12 @@ const requests = new WeakMap<Koa.Context, RequestLimits>();
  */
 export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logger; root?: string }): RateLimiter {
   const { config, logger } = opts;
-  const defaults = config.RATELIMIT_DEFAULT ? parseLimits(config.RATELIMIT_DEFAULT, 'RATELIMIT_DEFAULT') : undefined;
+  const defaults = config.RATELIMIT_DEFAULT ? policyOf(parseLimits(config.RATELIMIT_DEFAULT, 'RATELIMIT_DEFAULT')) : undefined;
   if (config.PROXY_FIX) trustFunction(config.PROXY_TRUSTED_HOSTS);
   const store = openStore(config, logger, opts.root);
   const runtime: Runtime = { config, enabled: config.RATELIMIT_ENABLED !== false, defaults, store };
   const middleware: Koa.Middleware = (ctx, next) => {
-    requests.set(ctx, { runtime, decided: false });
+    (ctx as WithLimits)[RUNTIME] = runtime;
     return next();
   };
   return { middleware, store: store.kind, close: () => store.close() };
@@ -93,12 +115,12 @@ export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logge
  * at definition time. Requests are counted per client (see `LimitOptions.key`) per route.
  */
 export function limit(spec: string, options: LimitOptions = {}): Koa.Middleware {
-  const limits = parseLimits(spec, `limit("${spec}")`);
+  const policy = policyOf(parseLimits(spec, `limit("${spec}")`));
   const key = options.key;
   const middleware: Marked = async (ctx, next) => {
-    const state = requestLimits(ctx, 'limit()');
-    state.decided = true;
-    if (state.runtime.enabled) await enforce(ctx, state.runtime, limits, 'route', key);
+    const runtime = runtimeOf(ctx, 'limit()');
+    (ctx as WithLimits)[DECIDED] = true;
+    if (runtime.enabled) await enforce(ctx, runtime, policy, 'route', key);
     return next();
   };
   middleware[MARK] = 'limit';
@@ -108,7 +130,8 @@ export function limit(spec: string, options: LimitOptions = {}): Koa.Middleware 
 /** Exempt a route from `RATELIMIT_DEFAULT`: `router.get('/health', exempt(), handler)`. */
 export function exempt(): Koa.Middleware {
   const middleware: Marked = (ctx, next) => {
-    requestLimits(ctx, 'exempt()').decided = true;
+    runtimeOf(ctx, 'exempt()');
+    (ctx as WithLimits)[DECIDED] = true;
     return next();
   };
   middleware[MARK] = 'exempt';
@@ -120,12 +143,12 @@ export function exempt(): Koa.Middleware {
  * ran for this request. `withDefaultLimit` puts it in front of unmarked routes.
  */
 export const applyDefaultLimit: Koa.Middleware = (ctx, next) => {
-  const state = requestLimits(ctx, 'applyDefaultLimit');
-  const defaults = state.runtime.defaults;
+  const runtime = runtimeOf(ctx, 'applyDefaultLimit');
+  const defaults = runtime.defaults;
   // Synchronous when there is nothing to count: this sits in front of most routes.
-  if (state.decided || !state.runtime.enabled || !defaults) return next();
-  state.decided = true;
-  return enforce(ctx, state.runtime, defaults, 'default', undefined).then(next);
+  if ((ctx as WithLimits)[DECIDED] === true || !runtime.enabled || !defaults) return next();
+  (ctx as WithLimits)[DECIDED] = true;
+  return enforce(ctx, runtime, defaults, 'default', undefined).then(next);
 };
 
 /** How `handler` takes part in rate limiting, if it was made by `limit()` or `exempt()`. */
@@ -141,8 +164,8 @@ export function withDefaultLimit<H>(handlers: readonly H[]): Array<H | Koa.Middl
   return handlers.some((h) => rateLimitMark(h) !== undefined) ? [...handlers] : [applyDefaultLimit, ...handlers];
 }
 
-function requestLimits(ctx: Koa.Context, who: string): RequestLimits {
-  const state = requests.get(ctx);
+function runtimeOf(ctx: Koa.Context, who: string): Runtime {
+  const state = (ctx as WithLimits)[RUNTIME];
   if (!state) {
     throw new FrameworkException(
       `${who}: the rate limiter is not installed; app.use(createRateLimiter({ config, logger }).middleware) ` +
@@ -159,71 +182,100 @@ function routeIdentity(ctx: Koa.Context): string {
   return route === undefined ? '*' : `${method} ${String(route)}`;
 }
 
-async function enforce(
-  ctx: Koa.Context,
-  runtime: Runtime,
-  limits: RateLimit[],
-  scope: 'route' | 'default',
-  key: LimitOptions['key'],
-): Promise<void> {
-  const who = key ? key(ctx) : clientAddress(ctx, runtime.config);
-  const id = `${scope}:${routeIdentity(ctx)}:${who}`;
-  const settled = await Promise.allSettled(limits.map((l) => runtime.store.limiter(l).consume(id)));
-
-  const results: Array<{ limit: RateLimit; res: RateLimiterRes; allowed: boolean }> = [];
-  for (const [i, outcome] of settled.entries()) {
-    const lim = limits[i] as RateLimit;
-    if (outcome.status === 'fulfilled') {
-      results.push({ limit: lim, res: outcome.value, allowed: true });
-    } else if (runtime.store.refused(outcome.reason)) {
-      results.push({ limit: lim, res: outcome.reason, allowed: false });
-    } else {
-      runtime.store.failed(outcome.reason);
-      throw new HttpError(503, 'Rate limiting is unavailable: its store is not answering. Try again shortly.', {
-        headers: { 'Retry-After': '1' },
-        cause: outcome.reason,
-        expose: true,
-      });
-    }
-  }
-  runtime.store.succeeded();
-
-  const headers = rateLimitHeaders(results, limits);
-  const refused = results.filter((r) => !r.allowed);
-  if (refused.length > 0) {
-    // A refused request counts only against the limits that refused it.
-    await Promise.allSettled(results.filter((r) => r.allowed).map((r) => runtime.store.limiter(r.limit).reward(id, 1)));
-    const wait = Math.max(...refused.map((r) => seconds(r.res.msBeforeNext)));
-    const worst = refused.find((r) => seconds(r.res.msBeforeNext) === wait) ?? refused[0];
-    throw new HttpError(429, `Too Many Requests: limit of ${worst?.limit.text} exceeded; retry in ${wait} s`, {
-      headers: { ...headers, 'Retry-After': String(wait) },
-    });
-  }
-  ctx.set(headers);
+/** A limit's outcome for one request. */
+interface Outcome {
+  readonly limit: RateLimit;
+  readonly res: RateLimiterRes;
+  readonly allowed: boolean;
 }
 
-/** IETF RateLimit headers for the most restrictive of the limits. */
-function rateLimitHeaders(
-  results: Array<{ limit: RateLimit; res: RateLimiterRes; allowed: boolean }>,
-  limits: RateLimit[],
-): Record<string, string> {
-  let binding = results[0];
-  for (const r of results) {
-    if (!binding) break;
-    const tighter =
-      r.allowed !== binding.allowed
-        ? !r.allowed
-        : r.res.remainingPoints < binding.res.remainingPoints ||
-          (r.res.remainingPoints === binding.res.remainingPoints && r.res.msBeforeNext > binding.res.msBeforeNext);
-    if (tighter) binding = r;
+async function enforce(ctx: Koa.Context, runtime: Runtime, policy: Policy, scope: 'route' | 'default', key: LimitOptions['key']): Promise<void> {
+  const who = key ? key(ctx) : clientAddress(ctx, runtime.config);
+  const id = `${scope}:${routeIdentity(ctx)}:${who}`;
+  const store = runtime.store;
+  const limiters = limitersOf(policy, store);
+  if (limiters.length === 1) {
+    // The common case, one limit: no arrays, one await.
+    let res: RateLimiterRes;
+    try {
+      res = await limiters[0]!.consume(id);
+    } catch (reason) {
+      if (!store.refused(reason)) throw unavailable(store, reason);
+      store.succeeded();
+      return refuse(ctx, policy, [{ limit: policy.limits[0]!, res: reason, allowed: false }]);
+    }
+    store.succeeded();
+    setHeaders(ctx, policy, policy.limits[0]!, res);
+    return;
   }
-  if (!binding) return {};
+  const settled = await Promise.allSettled(limiters.map((l) => l.consume(id)));
+  const outcomes: Outcome[] = [];
+  for (const [i, outcome] of settled.entries()) {
+    const lim = policy.limits[i]!;
+    if (outcome.status === 'fulfilled') outcomes.push({ limit: lim, res: outcome.value, allowed: true });
+    else if (store.refused(outcome.reason)) outcomes.push({ limit: lim, res: outcome.reason, allowed: false });
+    else throw unavailable(store, outcome.reason);
+  }
+  store.succeeded();
+  if (outcomes.some((o) => !o.allowed)) {
+    // A refused request counts only against the limits that refused it.
+    await Promise.allSettled(outcomes.filter((o) => o.allowed).map((o) => limiters[policy.limits.indexOf(o.limit)]!.reward(id, 1)));
+    return refuse(ctx, policy, outcomes);
+  }
+  const binding = bindingOf(outcomes);
+  setHeaders(ctx, policy, binding.limit, binding.res);
+}
+
+function unavailable(store: LimitStore, reason: unknown): HttpError {
+  store.failed(reason);
+  return new HttpError(503, 'Rate limiting is unavailable: its store is not answering. Try again shortly.', {
+    headers: { 'Retry-After': '1' },
+    cause: reason,
+    expose: true,
+  });
+}
+
+/** Throws the 429 for `outcomes` (some refused), with the headers of the most restrictive limit. */
+function refuse(ctx: Koa.Context, policy: Policy, outcomes: readonly Outcome[]): never {
+  const refused = outcomes.filter((o) => !o.allowed);
+  const wait = Math.max(...refused.map((o) => seconds(o.res.msBeforeNext)));
+  const worst = refused.find((o) => seconds(o.res.msBeforeNext) === wait) ?? refused[0]!;
+  const binding = bindingOf(outcomes);
+  throw new HttpError(429, `Too Many Requests: limit of ${worst.limit.text} exceeded; retry in ${wait} s`, {
+    headers: { ...headersOf(policy, binding.limit, binding.res), 'Retry-After': String(wait) },
+  });
+}
+
+/** The most restrictive outcome: a refusal first, then the fewest remaining, then the longest wait. */
+function bindingOf(outcomes: readonly Outcome[]): Outcome {
+  let binding = outcomes[0]!;
+  for (const o of outcomes) {
+    const tighter =
+      o.allowed !== binding.allowed
+        ? !o.allowed
+        : o.res.remainingPoints < binding.res.remainingPoints ||
+          (o.res.remainingPoints === binding.res.remainingPoints && o.res.msBeforeNext > binding.res.msBeforeNext);
+    if (tighter) binding = o;
+  }
+  return binding;
+}
+
+/** IETF RateLimit headers for the binding limit. */
+function headersOf(policy: Policy, limit: RateLimit, res: RateLimiterRes): Record<string, string> {
   return {
-    'RateLimit-Limit': String(binding.limit.points),
-    'RateLimit-Remaining': String(binding.res.remainingPoints),
-    'RateLimit-Reset': String(seconds(binding.res.msBeforeNext)),
-    'RateLimit-Policy': limits.map((l) => `${l.points};w=${l.seconds}`).join(', '),
+    'RateLimit-Limit': String(limit.points),
+    'RateLimit-Remaining': String(res.remainingPoints),
+    'RateLimit-Reset': String(seconds(res.msBeforeNext)),
+    'RateLimit-Policy': policy.header,
   };
+}
+
+function setHeaders(ctx: Koa.Context, policy: Policy, limit: RateLimit, res: RateLimiterRes): void {
+  const out = ctx.res;
+  out.setHeader('RateLimit-Limit', String(limit.points));
+  out.setHeader('RateLimit-Remaining', String(res.remainingPoints));
+  out.setHeader('RateLimit-Reset', String(seconds(res.msBeforeNext)));
+  out.setHeader('RateLimit-Policy', policy.header);
 }
 
 /** Milliseconds → whole seconds, rounded up, at least 1. */

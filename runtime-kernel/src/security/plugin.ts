@@ -46,12 +46,8 @@ export function security(): Plugin {
 
 /** The `outer` middleware sending `policy`'s headers. */
 function headersMiddleware(policy: HeaderPolicy, config: Config): FluidMiddleware {
-  return async (ctx, next) => {
-    const https = isHttps(ctx, config);
-    const list = https ? policy.https : policy.http;
+  const after = (ctx: FluidContext, https: boolean, list: HeaderList): void => {
     const res = ctx.res;
-    for (const [name, value] of list) res.setHeader(name, value);
-    await next();
     if (res.headersSent) return;
     const state = stateOf(ctx);
     if (state === undefined) {
@@ -66,6 +62,14 @@ function headersMiddleware(policy: HeaderPolicy, config: Config): FluidMiddlewar
     setAll(ctx, final);
     const nonced = state.nonce && effective.cspHeader ? effective.noncedCsp(https, state.nonce) : undefined;
     if (nonced) res.setHeader(effective.cspHeader!, nonced);
+  };
+  // Not async: one `then` per request.
+  return (ctx, next) => {
+    const https = isHttps(ctx, config);
+    const list = https ? policy.https : policy.http;
+    const res = ctx.res;
+    for (let i = 0; i < list.length; i++) res.setHeader(list[i]![0], list[i]![1]);
+    return next().then(() => after(ctx, https, list));
   };
 }
 
