@@ -161,7 +161,7 @@ describe('create project', () => {
     expect(message).toContain(reason);
   });
 
-  test('writes app_configs/<name>.ini with a fresh SECRET_KEY and DEBUG = true, outside the record; --force keeps it', async () => {
+  test('writes app_configs/<name>.ini with a fresh SECRET_KEY and no DEBUG (FW_ENV decides), outside the record; --force keeps it', async () => {
     const cwd = await tempDir();
     const io = testIO(cwd);
     expect(await run(['dev-app', '--yes'], io)).toBe(0);
@@ -169,7 +169,8 @@ describe('create project', () => {
     const text = await readFile(path.join(root, 'app_configs/dev-app.ini'), 'utf8');
     const key = /^SECRET_KEY = ([0-9a-f]{64})$/m.exec(text)?.[1];
     expect(key).toBeDefined();
-    expect(text).toMatch(/^DEBUG = true$/m);
+    expect(text).not.toMatch(/^DEBUG\s*=/m); // only the comment that says FW_ENV decides
+    expect(text).toMatch(/^; DEBUG: on under "npm run dev"/m);
     expect((await stat(path.join(root, 'app_configs/dev-app.ini'))).mode & 0o777).toBe(0o600);
     expect(Object.keys((await readRecord(root))!.files)).not.toContain('app_configs/dev-app.ini');
     expect(io.out()).toContain('Next steps:\n  cd dev-app\n  npm install\n  npm run dev\n');

@@ -49,7 +49,7 @@ Options:
   -v, --version           print the version
 
 Without a terminal, nothing is ever prompted: give every flag, or --yes.
-Also writes app_configs/<name>.ini (a fresh SECRET_KEY, DEBUG = true), so "npm install" and
+Also writes app_configs/<name>.ini (a fresh SECRET_KEY; DEBUG follows FW_ENV), so "npm install" and
 "npm run dev" are all it takes.
 
 Examples:
@@ -196,7 +196,7 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
     render: async (tree) => {
       await renderProject(tree, { config, defaults, specs: dependencySpecs(root, { kernel: options.kernel, local: options.local }) });
       tree.write(CONFIG_FILE, configText, { record: false, first: true, reason: 'the project config: yours, not in the record' });
-      writeAppConfig(tree, name, { debug: true, ifMissing: true });
+      writeAppConfig(tree, name, { ifMissing: true });
     },
   });
   return { root, name, frontend, plan: result.plan, ...(result.applied ? { committed: result.applied } : {}) };

@@ -7,17 +7,17 @@ export function appConfigPath(name: string): string {
 }
 
 /**
- * The ini text of a fresh app config: a `SECRET_KEY` and `DEBUG`. `debug: true` is the development
- * setting `create-fw-app` writes, so `npm run dev` shows debug errors and the Vite dev server.
+ * The ini text of a fresh app config: a `SECRET_KEY`, and a note on `DEBUG`, which it leaves to
+ * `FW_ENV` (on under `npm run dev`, off under `npm start`), so a copied ini never turns a
+ * production process into a debug one.
  */
-function appConfigText(name: string, secretKey: string, options: { debug?: boolean } = {}): string {
+function appConfigText(name: string, secretKey: string): string {
   return [
     `; Runtime config of the app "${name}" (selected with FW_APP=${name}; the default app is the project name).`,
     '; Keys here override fw.json "config"; environment variables override these. Any key X may be',
     '; given as X_FILE = <path> to read its value from a file. Keep this file out of public repositories.',
     `SECRET_KEY = ${secretKey}`,
-    // Unset, DEBUG follows FW_ENV: on under `npm run dev` (fw dev), off under `npm start` (docs/dev.md).
-    options.debug === true ? 'DEBUG = true' : '; DEBUG: on under "npm run dev" (FW_ENV=development), off otherwise; set it here to force it.',
+    '; DEBUG: on under "npm run dev" (FW_ENV=development), off otherwise; set it here to force it.',
     '',
   ].join('\n');
 }
@@ -27,9 +27,9 @@ function appConfigText(name: string, secretKey: string, options: { debug?: boole
  * characters): mode 0600, never in the generation record (which is committed), never shown by a
  * dry run. `ifMissing` keeps an existing file (and its key) as it is.
  */
-export function writeAppConfig(tree: Tree, name: string, options: { debug?: boolean; ifMissing?: boolean } = {}): string {
+export function writeAppConfig(tree: Tree, name: string, options: { ifMissing?: boolean } = {}): string {
   const file = appConfigPath(name);
-  tree.write(file, appConfigText(name, randomBytes(32).toString('hex'), options), {
+  tree.write(file, appConfigText(name, randomBytes(32).toString('hex')), {
     mode: 0o600,
     record: false,
     secret: true,
