@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseProjectConfig, validateProjectName } from '@fw/schemas';
@@ -201,6 +201,62 @@ describe('create project', () => {
     const root = path.join(cwd, 'l');
     expect(local.dependencies['@fw/kernel']).toBe(`file:${path.relative(root, path.join(REPO, 'runtime-kernel'))}`);
     expect(local.devDependencies['@fw/cli']).toBe(`file:${path.relative(root, path.join(REPO, 'generators'))}`);
+  });
+});
+
+describe('create project --auth', () => {
+  /** npm kept off the network: offline, with an empty cache, so an install fails at once. */
+  const offline = (io: ReturnType<typeof testIO>, cwd: string): ReturnType<typeof testIO> => {
+    io.env = { ...io.env, npm_config_offline: 'true', npm_config_cache: path.join(cwd, '.npm-cache'), npm_config_user_agent: '' };
+    return io;
+  };
+
+  test('refuses --auth with --no-install or --json, naming both flags, before writing anything', async () => {
+    const cwd = await tempDir();
+    await expect(run(['a', '--yes', '--auth', '--no-install'], testIO(cwd))).rejects.toThrow(/^--auth needs the install .*drop --no-install, or drop --auth and run "npx fw create auth" later\.$/);
+    await expect(run(['a', '--yes', '--auth', '--json'], testIO(cwd))).rejects.toThrow(/^--auth runs npm install and fw create auth, whose output is not JSON: drop --json/);
+    await expect(createProject({ dir: 'a', yes: true, auth: true, install: false }, testIO(cwd))).rejects.toThrow(/--auth needs the install/);
+    await expect(run(['a', '--auth', '--no-auth'], testIO(cwd))).rejects.toThrow(/--auth.*--no-auth|--no-auth.*--auth/);
+    expect(existsSync(path.join(cwd, 'a'))).toBe(false);
+  });
+
+  test('--help says --auth implies --install; a dry run says what --auth would run and writes nothing', async () => {
+    const cwd = await tempDir();
+    const help = testIO(cwd);
+    await run(['--help'], help);
+    expect(help.out()).toMatch(/--auth, --no-auth[\s\S]*"fw create auth"[\s\S]*Implies --install, so it\s+cannot go with --no-install or --json/);
+    const io = testIO(cwd);
+    expect(await run(['a', '--yes', '--auth', '--dry-run'], io)).toBe(0);
+    expect(io.out()).toContain('With --auth it would then run "npm install" and "npx --no fw create auth --install" there.');
+    expect(existsSync(path.join(cwd, 'a'))).toBe(false);
+    // Without a terminal and without --auth, nothing asks about auth and none is added.
+    expect((await createProject({ dir: 'b', yes: false, surface: 'none' }, testIO(cwd))).auth).toBe(false);
+  });
+
+  test('a failed install leaves the project written and names both commands to run again', async () => {
+    const cwd = await tempDir();
+    const io = offline(testIO(cwd), cwd);
+    await expect(run(['a', '--yes', '--auth'], io)).rejects.toThrow(
+      `"npm install" failed (exit 1) in ${path.join(cwd, 'a')}; the project is written: fix the cause, then run "npm install" and "npx --no fw create auth --install" in ${path.join(cwd, 'a')}.`,
+    );
+    expect(existsSync(path.join(cwd, 'a/fluid/app.ts'))).toBe(true);
+    expect(io.out()).toContain('--auth: installing the dependencies (npm install), then adding the auth scaffold');
+  });
+
+  test('a failed fw create auth (here: no fw installed) leaves the project written and names the command to run again', async () => {
+    const cwd = await tempDir();
+    // The one fault faked: an npm that "installs" nothing, so the project has no fw for npx to run.
+    const bin = path.join(cwd, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'npm'), '#!/bin/sh\nexit 0\n');
+    await chmod(path.join(bin, 'npm'), 0o755);
+    const io = offline(testIO(cwd), cwd);
+    io.env.PATH = `${bin}${path.delimiter}${io.env.PATH ?? ''}`;
+    await expect(run(['a', '--yes', '--auth'], io)).rejects.toThrow(
+      `"npx --no fw create auth --install" failed (exit 1) in ${path.join(cwd, 'a')}; the project is written and installed: fix the cause, then run "npx --no fw create auth --install" in ${path.join(cwd, 'a')}.`,
+    );
+    expect(existsSync(path.join(cwd, 'a/fw.json'))).toBe(true);
+    expect(existsSync(path.join(cwd, 'a/fluid/auth'))).toBe(false);
   });
 });
 

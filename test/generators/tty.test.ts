@@ -14,7 +14,7 @@ beforeAll(() => {
   }
 });
 
-test('on a TTY it prompts for the surface and Alpine, then offers the install and git init, and uses the answers', async () => {
+test('on a TTY it prompts for the surface, Alpine and auth, then offers the install and git init, and uses the answers', async () => {
   const cwd = await tempDir();
   // `script` runs the CLI on a pseudo-terminal; answers are typed once each prompt shows.
   const child = spawn('script', ['-qec', `${process.execPath} ${CREATE_BIN} prompted`, '/dev/null'], {
@@ -34,6 +34,7 @@ test('on a TTY it prompts for the surface and Alpine, then offers the install an
     screen += chunk.toString();
     answer('Frontend surface of the main app', '\r'); // the default: htmx
     answer('Add Alpine.js?', 'y\r');
+    answer('Add sign-up and sign-in', '\r'); // the default: no (yes would install and run fw create auth)
     answer('Install the dependencies now (npm install)?', 'n\r');
     answer('Initialize a git repository?', '\r'); // the default: yes
   });
@@ -48,7 +49,7 @@ test('on a TTY it prompts for the surface and Alpine, then offers the install an
     });
   });
   expect(code).toBe(0);
-  expect([...answered]).toEqual(['Frontend surface of the main app', 'Add Alpine.js?', 'Install the dependencies now (npm install)?', 'Initialize a git repository?']);
+  expect([...answered]).toEqual(['Frontend surface of the main app', 'Add Alpine.js?', 'Add sign-up and sign-in', 'Install the dependencies now (npm install)?', 'Initialize a git repository?']);
   const fw = JSON.parse(await readFile(path.join(cwd, 'prompted/fw.json'), 'utf8'));
   expect(fw.config.APP_FRONTEND).toEqual({ type: 'htmx', alpine: true });
   // Not installed (answered no), so the next steps still say how; a repository with a first commit.

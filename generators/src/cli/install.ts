@@ -72,15 +72,24 @@ function listChanges(changes: DependencyChanges): string {
 
 /** Runs `command` (`npm install`) in `root`, its output passed through; rejects naming it on failure. */
 export function runInstall(root: string, command: string, io: CommandIO): Promise<void> {
-  const [bin, ...args] = command.split(' ');
+  return runCommand(root, command.split(' '), io, `the files are written: fix the cause and run "${command}" again.`);
+}
+
+/**
+ * Runs `argv` in `root` with the command's environment, its output passed through to `io`;
+ * rejects with a {@link CliError} naming the command, its exit status, and `then` (what to do next).
+ */
+export function runCommand(root: string, argv: readonly string[], io: CommandIO, then: string): Promise<void> {
+  const [bin, ...args] = argv;
+  const command = argv.join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn(bin!, args, { cwd: root, env: io.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => io.stdout.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => io.stderr.write(chunk));
-    child.on('error', (error) => reject(new CliError(`cannot run "${command}": ${error.message}`)));
+    child.on('error', (error) => reject(new CliError(`cannot run "${command}" in ${root}: ${error.message}; ${then}`)));
     child.on('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new CliError(`"${command}" failed (${signal ?? `exit ${code}`}) in ${root}; the files are written: fix the cause and run "${command}" again.`));
+      else reject(new CliError(`"${command}" failed (${signal ?? `exit ${code}`}) in ${root}; ${then}`));
     });
   });
 }

@@ -2,7 +2,7 @@ import type { CommandIO } from './io.js';
 import { CliError } from './errors.js';
 
 /** A question `create project` can ask on a terminal, one per flag. */
-export type ProjectQuestion = 'surface' | 'alpine' | 'framework' | 'typescript';
+export type ProjectQuestion = 'surface' | 'alpine' | 'framework' | 'typescript' | 'auth';
 
 /** The answers of a prompt run (only the questions asked are present). */
 export interface ProjectPromptAnswers {
@@ -10,6 +10,8 @@ export interface ProjectPromptAnswers {
   alpine?: boolean;
   framework?: string;
   typescript?: boolean;
+  /** Add the auth scaffold (`fw create auth`, run by the app's own `@fw/cli` after the install). */
+  auth?: boolean;
 }
 
 /** What a command says when the user cancels a prompt. */
@@ -44,6 +46,7 @@ export async function promptSession(io: CommandIO): Promise<PromptSession> {
  * Asks, with @clack/prompts (imported here, on a terminal only), exactly the questions in `ask`,
  * in order, skipping those an earlier answer (or a `known` flag) makes moot: Alpine only for htmx,
  * the framework and TypeScript only for vite. Ctrl-C cancels with a {@link CliError}.
+ * Auth comes last: its answer decides whether the install runs, which the other answers never do.
  */
 export async function askProjectQuestions(
   io: CommandIO,
@@ -102,6 +105,14 @@ export async function askProjectQuestions(
       initialValue: false,
     });
     answers.typescript = clack.isCancel(typescript) ? cancelled() : typescript;
+  }
+  if (ask.includes('auth')) {
+    const auth = await clack.confirm({
+      ...streams,
+      message: 'Add sign-up and sign-in (fw create auth; installs the dependencies)?',
+      initialValue: false,
+    });
+    answers.auth = clack.isCancel(auth) ? cancelled() : auth;
   }
   return answers;
 }

@@ -1,7 +1,8 @@
 import { applyEdits, modify, parse } from 'jsonc-parser';
-import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
+import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
+import { negatable, parseCommandArgs } from '../cli/args.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
@@ -29,6 +30,7 @@ Then:
 Options:
   --dry-run    print the plan and diffs; write nothing
   --json       print the result as JSON
+${INSTALL_HELP}
   -h, --help   show this help
 
 See docs/auth-scaffold.md.`;
@@ -53,12 +55,13 @@ async function editConfig(tree: Tree): Promise<void> {
   if (next !== text) tree.write('fw.json', next, { record: false, first: true, reason: 'BASE_URL and MAIL_DEFAULT_SENDER for the auth mail' });
 }
 
-/** `fw create auth [--dry-run] [--json]`: the whole project rendered with the auth scaffold, through the pipeline. */
+/** `fw create auth [--dry-run] [--json] [--install|--no-install]`: the whole project rendered with the auth scaffold, through the pipeline. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const command = 'fw create auth';
   const { values, positionals } = parseCommandArgs(command, argv, {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    ...INSTALL_OPTIONS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -68,6 +71,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
+  const install = negatable(command, 'install', values.install, values['no-install']);
   const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
   const result = await runPipeline({
     root,
@@ -85,9 +89,9 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     },
   });
   const json = values.json === true;
-  const code = await report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
+  const code = await report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined, install });
   if (!json && !dryRun && code === 0) {
-    io.stdout.write('\nNext: npm install && npx fw migrate dev --name auth && npx fw dev, then open /sign-up (docs/auth-scaffold.md)\n');
+    io.stdout.write(`\nNext: ${install ? '' : 'npm install && '}npx fw migrate dev --name auth && npx fw dev, then open /sign-up (docs/auth-scaffold.md)\n`);
   }
   return code;
 }

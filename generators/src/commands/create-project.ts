@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { FRONTEND_TYPES, VITE_FRAMEWORKS, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
@@ -7,7 +8,7 @@ import { isInteractive, type CommandIO } from '../cli/io.js';
 import { askProjectQuestions, type ProjectPromptAnswers, type ProjectQuestion } from '../cli/prompts.js';
 import { report } from '../cli/report.js';
 import { canGitInit, gitInit } from '../cli/git.js';
-import { confirm, packageManager, runInstall } from '../cli/install.js';
+import { confirm, packageManager, runCommand, runInstall } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import type { ApplyResult } from '../pipeline/apply.js';
 import { Cache } from '../pipeline/cache.js';
@@ -41,6 +42,10 @@ Options:
   --kernel <spec>         npm spec of the @fw/kernel dependency (default: ^<fw version>)
   --local                 developing fw itself: link @fw/kernel and @fw/cli from the fw
                           checkout this command runs from (file: specs)
+  --auth, --no-auth       add sign-up, sign-in and two-factor: the app's own fw runs
+                          "fw create auth" (docs/auth-scaffold.md). Implies --install, so it
+                          cannot go with --no-install or --json (prompted; default with --yes
+                          or without a terminal: no)
   --install, --no-install run the install (npm install) once the files are written (prompted;
                           default with --yes or without a terminal: no)
   --git, --no-git         git init and a first commit (prompted; default with --yes or
@@ -56,6 +61,7 @@ Examples:
   npx create-fw-app my-app
   npx create-fw-app my-app --yes
   npx create-fw-app my-app --surface htmx --alpine
+  npm create fw-app@latest my-app -- --yes --auth
   fw create project ./sites/shop --surface none --dry-run`;
 
 /** Everything `create project` needs, after argv parsing. */
@@ -70,6 +76,10 @@ export interface CreateProjectOptions {
   force?: boolean;
   kernel?: string;
   local?: boolean;
+  /** Add the auth scaffold after the install (see {@link AUTH_COMMAND}); undefined: asked on a terminal, else no. */
+  auth?: boolean;
+  /** `--install` / `--no-install`; only checked here (`auth` with `install: false` is refused before anything is asked). */
+  install?: boolean;
 }
 
 /** What `create project` did (or, for a dry run, would do). */
@@ -78,6 +88,8 @@ export interface CreateProjectResult {
   name: string;
   frontend: FrontendConfig;
   plan: Plan;
+  /** Whether the auth scaffold was asked for (by `--auth` or the prompt): the caller installs and runs {@link AUTH_COMMAND}. */
+  auth: boolean;
   /** Undefined for a dry run. */
   committed?: ApplyResult;
 }
@@ -99,7 +111,7 @@ async function isNonEmptyDir(dir: string): Promise<boolean> {
 }
 
 /** The questions still unanswered after flags and --yes, and the values they already have. */
-function resolveAnswers(options: CreateProjectOptions): { known: ProjectPromptAnswers; missing: ProjectQuestion[] } {
+function resolveAnswers(options: CreateProjectOptions, interactive: boolean): { known: ProjectPromptAnswers; missing: ProjectQuestion[] } {
   const known: ProjectPromptAnswers = {};
   const missing: ProjectQuestion[] = [];
   if (options.surface !== undefined) {
@@ -123,6 +135,10 @@ function resolveAnswers(options: CreateProjectOptions): { known: ProjectPromptAn
   if (options.typescript !== undefined) known.typescript = options.typescript;
   else if (options.yes) known.typescript = false;
   else if (maybe('vite')) missing.push('typescript');
+  // Like --install and --git, auth is asked on a terminal only: a script without --auth gets none.
+  if (options.auth !== undefined) known.auth = options.auth;
+  else if (options.yes || options.install === false || !interactive) known.auth = false;
+  else missing.push('auth');
   return { known, missing };
 }
 
@@ -131,7 +147,26 @@ const FLAG_OF: Record<ProjectQuestion, string> = {
   alpine: '--alpine or --no-alpine',
   framework: `--framework <${VITE_FRAMEWORKS.join('|')}>`,
   typescript: '--typescript or --no-typescript',
+  auth: '--auth or --no-auth',
 };
+
+/**
+ * What `--auth` runs in the new project once its dependencies are installed: the app's own `fw`
+ * (its `@fw/cli` devDependency, so the scaffold matches the installed kernel), which installs the
+ * packages the scaffold adds. `--no`: never fetch a missing `fw` from the registry.
+ */
+export const AUTH_COMMAND = ['npx', '--no', 'fw', 'create', 'auth', '--install'] as const;
+
+/** The refusals of flags that cannot go together, before anything is asked or written. */
+export function checkFlags(options: CreateProjectOptions & { json?: boolean }): void {
+  if (options.auth !== true) return;
+  if (options.install === false) {
+    throw new CliError('--auth needs the install (the auth scaffold is rendered by the fw the install brings): drop --no-install, or drop --auth and run "npx fw create auth" later.');
+  }
+  if (options.json) {
+    throw new CliError('--auth runs npm install and fw create auth, whose output is not JSON: drop --json, or drop --auth and run "npx fw create auth --json" later.');
+  }
+}
 
 function frontendBlock(answers: ProjectPromptAnswers): FrontendConfig {
   const surface = answers.surface ?? 'htmx';
@@ -163,7 +198,8 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
     throw new CliError(`${root} is not empty. Choose a new directory, or pass --force to generate into it anyway.`);
   }
 
-  const { known, missing } = resolveAnswers(options);
+  checkFlags(options);
+  const { known, missing } = resolveAnswers(options, isInteractive(io));
   if (missing.length > 0 && !isInteractive(io)) {
     throw new CliError(
       `missing input and no terminal to ask: give ${missing.map((q) => FLAG_OF[q]).join(', ')} ` +
@@ -199,7 +235,8 @@ export async function createProject(options: CreateProjectOptions, io: CommandIO
       writeAppConfig(tree, name, { ifMissing: true });
     },
   });
-  return { root, name, frontend, plan: result.plan, ...(result.applied ? { committed: result.applied } : {}) };
+  const auth = known.auth ?? asked.auth ?? false;
+  return { root, name, frontend, auth, plan: result.plan, ...(result.applied ? { committed: result.applied } : {}) };
 }
 
 /** `create-fw-app <dir>` / `fw create project <dir>`: parses argv, runs, prints. Returns the exit code. */
@@ -219,6 +256,8 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
     local: { type: 'boolean' },
     install: { type: 'boolean' },
     'no-install': { type: 'boolean' },
+    auth: { type: 'boolean' },
+    'no-auth': { type: 'boolean' },
     git: { type: 'boolean' },
     'no-git': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -243,19 +282,57 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   if (alpine !== undefined) options.alpine = alpine;
   const typescript = negatable(command, 'typescript', values.typescript, values['no-typescript']);
   if (typescript !== undefined) options.typescript = typescript;
+  const auth = negatable(command, 'auth', values.auth, values['no-auth']);
+  if (auth !== undefined) options.auth = auth;
+  const install = negatable(command, 'install', values.install, values['no-install']);
+  if (install !== undefined) options.install = install;
+  checkFlags({ ...options, json: values.json === true });
 
   const result = await createProject(options, io);
   if (options.dryRun || values.json) {
-    return report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false, dependencies: false });
+    const code = await report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false, dependencies: false });
+    if (result.auth) io.stdout.write(`With --auth it would then run "${packageManager(result.root, io.env)} install" and "${AUTH_COMMAND.join(' ')}" there.\n`);
+    return code;
   }
   const created = result.committed?.created.length ?? 0;
   const updated = result.committed?.updated.length ?? 0;
   const relative = path.relative(io.cwd, result.root) || '.';
   io.stdout.write(`Created ${result.name} in ${result.root} (${created} files created, ${updated} updated).\n`);
-  const installed = await offerInstall(io, result.root, values.yes === true, negatable(command, 'install', values.install, values['no-install']));
+  const installed = result.auth ? await addAuth(io, result.root) : await offerInstall(io, result.root, values.yes === true, install);
   await offerGit(io, result.root, values.yes === true, negatable(command, 'git', values.git, values['no-git']));
-  io.stdout.write(`\nNext steps:\n  cd ${relative}\n${installed ? '' : `  ${packageManager(result.root, io.env)} install\n`}  npm run dev\n`);
+  const steps = [`cd ${relative}`, ...(installed ? [] : [`${packageManager(result.root, io.env)} install`])];
+  if (result.auth) steps.push('npx fw migrate dev --name auth   # the User and AuthToken tables', 'npm run dev                      # then open /sign-up');
+  else steps.push('npm run dev');
+  io.stdout.write(`\nNext steps:\n${steps.map((s) => `  ${s}\n`).join('')}`);
   return 0;
+}
+
+/** `prisma generate` of each bind the project has a Prisma environment for (`prisma/<bind>/prisma.config.ts`). */
+async function generateCommands(root: string): Promise<string[][]> {
+  const binds = (await readdir(path.join(root, 'prisma'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  return binds
+    .filter((bind) => existsSync(path.join(root, 'prisma', bind, 'prisma.config.ts')))
+    .sort()
+    .map((bind) => ['npx', '--no', 'prisma', 'generate', '--config', `prisma/${bind}/prisma.config.ts`]);
+}
+
+/**
+ * `--auth`: the install, then the project's own `fw create auth` (which installs what the scaffold
+ * adds), then `prisma generate` (Prisma 7's `migrate dev` no longer does), so `tsc` and the app
+ * find the client. A failure leaves the project written and names what to run again.
+ */
+async function addAuth(io: CommandIO, root: string): Promise<true> {
+  const install = `${packageManager(root, io.env)} install`;
+  const auth = AUTH_COMMAND.join(' ');
+  io.stdout.write(`\n--auth: installing the dependencies (${install}), then adding the auth scaffold with the project's fw (${auth}).\n`);
+  await runCommand(root, install.split(' '), io, `the project is written: fix the cause, then run "${install}" and "${auth}" in ${root}.`);
+  await runCommand(root, AUTH_COMMAND, io, `the project is written and installed: fix the cause, then run "${auth}" in ${root}.`);
+  for (const generate of await generateCommands(root)) {
+    const command = generate.join(' ');
+    await runCommand(root, generate, io, `the auth scaffold is written: fix the cause, then run "${command}" in ${root}.`);
+  }
+  io.stdout.write('Added the auth scaffold: sign-up, sign-in, email verification, password reset, two-factor (fluid/auth/, fluid/templates/auth/).\n');
+  return true;
 }
 
 /** `--install`, or on a terminal (without `--yes`) the question; runs the install. Returns whether it ran. */
