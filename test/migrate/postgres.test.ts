@@ -61,7 +61,8 @@ afterAll(async () => {
 describe('fw migrate on PostgreSQL, next to a SQLite bind', () => {
   it('dev --bind reports creates the database and migrates that bind only', async () => {
     const results = await migrate('dev', { bind: 'reports', name: 'init' });
-    expect(results.map((r) => r.bind)).toEqual(['reports']);
+    expect(results.map((r) => r.bind)).toEqual(['reports', 'reports']); // migrate dev, then prisma generate (the client)
+    expect(results[1]!.stdout).toMatch(/Generated Prisma Client/i);
     expect(results[0]!.stdout).toContain('in sync with your schema');
     const tables = await sql<{ table_name: string }>('reports', "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
     expect(tables.map((t) => t.table_name).sort()).toEqual(['Author', 'Post', '_prisma_migrations']);

@@ -55,7 +55,8 @@ export interface PrismaInvocation {
 
 /**
  * The Prisma CLI invocations for `fw migrate <action> [--bind name] [--force] [--name n]`: one per
- * bind (the named one, or every bind in `DATABASE_BINDS` order), each with its own
+ * bind (the named one, or every bind in `DATABASE_BINDS` order), and for `dev` and `reset` a
+ * `prisma generate` after each (Prisma 7 no longer generates the client while migrating), each with its own
  * `--config prisma/<bind>/prisma.config.ts` and `DATABASE_URL_<BIND>` set from the bind's current
  * URL (scheme normalised, SQLite path made absolute).
  *
@@ -101,7 +102,7 @@ export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvoca
     );
   }
 
-  return selected.map((bind) => {
+  return selected.flatMap((bind) => {
     const config = path.posix.join('prisma', bind, 'prisma.config.ts');
     const argv = ['migrate', action, '--config', config];
     if (action === 'dev' && options.name !== undefined) argv.push('--name', options.name);
@@ -116,6 +117,8 @@ export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvoca
       if (file) invocation.snapshot = file;
       else if (url.startsWith('postgresql:')) invocation.trial = { url, migrations: path.join(root, 'prisma', bind, 'migrations') };
     }
-    return invocation;
+    // Prisma 7's migrate dev and reset no longer generate the client: the app imports it, so do it.
+    if (action !== 'dev' && action !== 'reset') return [invocation];
+    return [invocation, { bind, action, argv: ['generate', '--config', config], env: invocation.env, cwd: root, interactive: false }];
   });
 }
