@@ -31,7 +31,8 @@ let clientModule: AuthClientModule;
 beforeAll(async () => {
   project = await scaffoldProject(['--surface', 'vite', '--framework', 'react', '--typescript']);
   await migrate(project.root);
-  app = await boot(project.root, { FW_CHECK_FRONTEND: 'false', FW_BUILD_FRONTEND: 'false' });
+  // Debug (the Vite dev server behind /vite-dev): the JSON API is under test, not a production build.
+  app = await boot(project.root, { DEBUG: 'true', FW_CHECK_FRONTEND: 'false', FW_BUILD_FRONTEND: 'false' });
   clientModule = (await import(pathToFileURL(path.join(project.root, 'fluid/frontend/src/auth-client.ts')).href)) as AuthClientModule;
 });
 afterAll(async () => {
