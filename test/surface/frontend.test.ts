@@ -61,8 +61,8 @@ describe('covering', () => {
   });
 
   it('names the manifest file and key path for a bad frontend block', () => {
-    const root = makeProject({ files: { 'additives/shop/manifest.json': JSON.stringify({ frontend: { type: 'vite', framework: 'angular' } }) } });
-    expect(() => new Additive('shop', { root: join(root, 'additives/shop') })).toThrow(/manifest\.json: frontend\.framework: got "angular"/);
+    const root = makeProject({ files: { 'additives/shop/manifest.json': JSON.stringify({ name: 'shop', version: '1.0.0', frontend: { type: 'vite', framework: 'angular' } }) } });
+    expect(() => new Additive('shop', { root: join(root, 'additives/shop') })).toThrow(/manifest\.json:\d+:\d+: frontend\.framework: got "angular"/);
   });
 });
 
