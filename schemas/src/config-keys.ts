@@ -135,8 +135,8 @@ export const configShape = {
     .describe('Frontend block of the main app (the fluid/ surface). Default {"type":"htmx","alpine":false}.'),
   FW_TAILWIND: bool('Compile every raw Tailwind stylesheet (app and framework) at startup. Default false.', false),
   FW_THEMES: bool('Use the themed raw stylesheet tailwind_raw.css (true) or tailwind_no_themes.css (false). Default true.', true),
-  FW_CHECK_FRONTEND: bool('In production, run `npm run check` over the frontend workspaces at boot. Default true.', true),
-  FW_BUILD_FRONTEND: bool('In production, run `npm run build` over the frontend workspaces at boot. Default true.', true),
+  FW_CHECK_FRONTEND: bool('In production, run `npm run check` over the frontend workspaces at boot. Default false (`fw build` checks).', false),
+  FW_BUILD_FRONTEND: bool('In production, run `npm run build` over the frontend workspaces at boot. Default false (`fw build` builds).', false),
   FW_ENV: z
     .enum(['production', 'development'])
     .default('production')

@@ -32,7 +32,7 @@ describe('production', () => {
 
   beforeAll(async () => {
     root = viteProject({
-      config: { FW_CHECK_FRONTEND: false },
+      config: { FW_BUILD_FRONTEND: true },
       surfaces: [{ frontend: { type: 'vite', framework: 'react' } }],
     });
     const fluid = new Fluid({ root, env: {}, logger: memoryLogger() });

@@ -16,7 +16,7 @@ let root: string;
 const publicDir = () => path.join(root, 'fluid/frontend/public');
 
 beforeAll(() => {
-  root = viteProject({ config: { FW_CHECK_FRONTEND: false }, surfaces: [{ frontend: { type: 'vite', framework: 'none' } }] });
+  root = viteProject({ config: { FW_BUILD_FRONTEND: true }, surfaces: [{ frontend: { type: 'vite', framework: 'none' } }] });
 });
 
 afterEach(() => {

@@ -127,7 +127,7 @@ describe('the generated htmx + Alpine page', () => {
 describe('a React surface in production', () => {
   let base: string;
   beforeAll(async () => {
-    const root = viteProject({ config: { FW_CHECK_FRONTEND: false }, surfaces: [{ frontend: { type: 'vite', framework: 'react' } }] });
+    const root = viteProject({ config: { FW_BUILD_FRONTEND: true }, surfaces: [{ frontend: { type: 'vite', framework: 'react' } }] });
     const fluid = new Fluid({ root, env: {}, logger: memoryLogger() });
     fluids.push(fluid);
     base = await start(fluid); // builds the workspace first

@@ -52,8 +52,10 @@ const CORE = ['content-security-policy', 'x-content-type-options', 'x-frame-opti
 const csp = (r: Response): string => r.headers.get('content-security-policy') ?? '';
 
 describe('on every kind of response', () => {
-  it('page, JSON, static file, styled error page, 404 (HTML and JSON), 405 and another status carry the headers', async () => {
+  it("page, JSON, static file, styled error page, 404 (HTML and JSON), 405, another status and an app processor's replacement carry the headers", async () => {
     const f = app();
+    // A processor replacing the response keeps nothing of it but what it names, and the security headers.
+    f.processor((res, ctx) => (ctx.path === '/replaced' ? { status: 200, body: 'replaced', type: 'text' } : undefined));
     const base = await start(f);
     const cases: [string, RequestInit, number][] = [
       ['/page', { headers: HTML }, 200],
@@ -66,6 +68,7 @@ describe('on every kind of response', () => {
       ['/api/nowhere', {}, 404],
       ['/page', { method: 'DELETE', headers: HTML }, 405],
       ['/teapot', {}, 418],
+      ['/replaced', {}, 200],
     ];
     for (const [url, init, status] of cases) {
       const r = await fetch(base + url, init);

@@ -11,7 +11,7 @@
  * handler. A route opts out with `rawBody` (it reads `ctx.req` itself) or changes its limits with
  * `bodyLimit({ json, form, text })`.
  */
-import { bodyParser as koaBodyParser } from '@koa/bodyparser';
+import type { bodyParser as koaBodyParser } from '@koa/bodyparser';
 import type { Config } from '@fw/schemas';
 import type { FluidContext, Handler } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
@@ -55,6 +55,12 @@ export function bodyLimit(limits: BodyLimits): Handler {
 type Parser = ReturnType<typeof koaBodyParser>;
 const noop = async (): Promise<void> => undefined;
 
+// @koa/bodyparser (co-body, qs, raw-body) loads with the first body to parse, not at every app's boot.
+let makeParser: typeof koaBodyParser | undefined;
+async function loadParser(): Promise<typeof koaBodyParser> {
+  return (makeParser ??= (await import('@koa/bodyparser')).bodyParser);
+}
+
 /** Parses the bodies of one app (its limits from the config; parsers made once per limit set). */
 export class BodyReader {
   readonly defaults: Required<BodyLimits>;
@@ -72,7 +78,7 @@ export class BodyReader {
     if (ctx.request.body !== undefined || !PARSED_METHODS.has(ctx.method)) return;
     if (routeMark<boolean>(ctx, RAW)) return;
     const limits = routeMark<BodyLimits>(ctx, LIMITS);
-    const parser = this.#parser(limits ? { ...this.defaults, ...limits } : this.defaults);
+    const parser = this.#parser(makeParser ?? (await loadParser()), limits ? { ...this.defaults, ...limits } : this.defaults);
     try {
       await parser(ctx as never, noop);
     } catch (err) {
@@ -80,11 +86,11 @@ export class BodyReader {
     }
   }
 
-  #parser(limits: Required<BodyLimits>): Parser {
+  #parser(make: typeof koaBodyParser, limits: Required<BodyLimits>): Parser {
     const key = `${limits.json}/${limits.form}/${limits.text}`;
     let parser = this.#parsers.get(key);
     if (!parser) {
-      parser = koaBodyParser({
+      parser = make({
         enableTypes: ['json', 'form', 'text'],
         parsedMethods: [...PARSED_METHODS],
         jsonLimit: limits.json,

@@ -4,7 +4,12 @@
  * It is a handlebars `SafeString`, so `{{value}}` in an autoescaped template leaves it alone,
  * while every plain string is escaped on output.
  */
-import Handlebars from 'handlebars';
+import { createRequire } from 'node:module';
+import type HandlebarsTypes from 'handlebars';
+
+// Handlebars' runtime only (SafeString, escapeExpression; its own types declare nothing): the
+// compiler loads with the first template compiled (templates.ts), not at every app's boot.
+const Handlebars = createRequire(import.meta.url)('handlebars/runtime') as typeof HandlebarsTypes;
 
 /** Trusted HTML. Never wrap request-derived data in it. */
 export class Markup extends Handlebars.SafeString {
@@ -28,7 +33,7 @@ export class Markup extends Handlebars.SafeString {
 }
 
 /** True when `value` is already safe HTML (a `Markup` or any handlebars `SafeString`). */
-export function isMarkup(value: unknown): value is Handlebars.SafeString {
+export function isMarkup(value: unknown): value is HandlebarsTypes.SafeString {
   return value instanceof Handlebars.SafeString;
 }
 

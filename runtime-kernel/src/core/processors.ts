@@ -20,7 +20,10 @@ export interface BufferedResponse {
   readonly headers: Readonly<Record<string, string | string[] | number | undefined>>;
 }
 
-/** A new response a processor answers with. Headers not listed are dropped, except the kept ones. */
+/**
+ * A new response a processor answers with. The old response's headers are dropped, except those
+ * in `keepHeaders` and those the registry keeps for every replacement (`ProcessorRegistry.keepHeaders`).
+ */
 export interface ReplacementResponse {
   status: number;
   body: string | Buffer | object | null;
@@ -44,6 +47,16 @@ export type AfterRequestProcessor = (
 /** The processors of one app, in registration order. */
 export class ProcessorRegistry {
   readonly #list: AfterRequestProcessor[] = [];
+  readonly #kept = new Set<string>();
+
+  /**
+   * Headers every replacement keeps: those a plugin sets on every response (the security
+   * plugin's), which a replaced response must carry too. Keeping them costs less than dropping
+   * them and setting them again.
+   */
+  keepHeaders(names: Iterable<string>): void {
+    for (const name of names) this.#kept.add(name.toLowerCase());
+  }
 
   /** Registers a processor; registering the same function twice is a no-op. */
   add(processor: AfterRequestProcessor): void {
@@ -80,12 +93,19 @@ export class ProcessorRegistry {
   run(ctx: FluidContext, logger: Logger): Promise<void> | undefined {
     const list = this.#list;
     if (list.length === 0 || ctx.body instanceof Stream || ctx.respond === false) return undefined;
-    return runFrom(list, 0, new ResponseView(ctx), ctx, logger);
+    return runFrom(list, 0, new ResponseView(ctx), ctx, logger, this.#kept);
   }
 }
 
 /** Runs `list` from `index` on; continues asynchronously after the first processor returning a promise. */
-function runFrom(list: readonly AfterRequestProcessor[], index: number, view: ResponseView, ctx: FluidContext, logger: Logger): Promise<void> | undefined {
+function runFrom(
+  list: readonly AfterRequestProcessor[],
+  index: number,
+  view: ResponseView,
+  ctx: FluidContext,
+  logger: Logger,
+  kept: ReadonlySet<string>,
+): Promise<void> | undefined {
   for (let i = index; i < list.length; i++) {
     let result: ReturnType<AfterRequestProcessor>;
     try {
@@ -97,16 +117,16 @@ function runFrom(list: readonly AfterRequestProcessor[], index: number, view: Re
     if (result instanceof Promise) {
       return result.then(
         (replacement) => {
-          if (replacement) replace(ctx, replacement);
-          return runFrom(list, i + 1, view, ctx, logger);
+          if (replacement) replace(ctx, replacement, kept);
+          return runFrom(list, i + 1, view, ctx, logger, kept);
         },
         (err: unknown) => {
           failed(logger, err, ctx);
-          return runFrom(list, i + 1, view, ctx, logger);
+          return runFrom(list, i + 1, view, ctx, logger, kept);
         },
       );
     }
-    if (result) replace(ctx, result);
+    if (result) replace(ctx, result, kept);
   }
   return undefined;
 }
@@ -135,16 +155,13 @@ class ResponseView implements BufferedResponse {
   }
 }
 
-function replace(ctx: FluidContext, r: ReplacementResponse): void {
-  const kept: Record<string, string | string[] | number> = {};
-  for (const name of r.keepHeaders ?? []) {
-    const value = ctx.response.headers[name.toLowerCase()];
-    if (value !== undefined) kept[name.toLowerCase()] = value;
-  }
-  for (const name of Object.keys(ctx.response.headers)) ctx.remove(name);
+/** Replaces the response with `r`: headers neither `r.keepHeaders` nor `kept` names are removed. */
+function replace(ctx: FluidContext, r: ReplacementResponse, kept: ReadonlySet<string>): void {
+  const res = ctx.res;
+  const keep = r.keepHeaders?.map((name) => name.toLowerCase());
+  for (const name of res.getHeaderNames()) if (!kept.has(name) && !keep?.includes(name)) res.removeHeader(name);
   ctx.status = r.status;
   ctx.body = r.body;
   if (r.type) ctx.type = r.type;
-  for (const [name, value] of Object.entries(kept)) ctx.set(name, typeof value === 'number' ? String(value) : value);
   for (const [name, value] of Object.entries(r.headers ?? {})) ctx.set(name, value);
 }

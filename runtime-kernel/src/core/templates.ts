@@ -7,7 +7,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, normalize, sep } from 'node:path';
-import Handlebars from 'handlebars';
+import { createRequire } from 'node:module';
+import type Handlebars from 'handlebars';
 import { FrameworkException } from './errors.js';
 import { ConflictMarkerError, findConflictMarker } from './errors/conflict-markers.js';
 import { Markup } from './markup.js';
@@ -35,8 +36,14 @@ export function autoescapes(name: string): boolean {
  * Finds templates across an ordered list of folders (the first folder holding a name wins)
  * and renders them.
  */
+// The handlebars compiler (and source-map under it) loads with the first template compiled, not
+// at every app's boot; `Markup` needs only its runtime.
+const require = createRequire(import.meta.url);
+const loadHandlebars = (): typeof Handlebars => require('handlebars') as typeof Handlebars;
+
 export class TemplateEngine {
-  readonly #hb: typeof Handlebars;
+  #hb: typeof Handlebars | undefined;
+  readonly #helpers = new Map<string, TemplateHelper>();
   readonly #dirs: string[] = [];
   readonly #cache = new Map<string, Compiled>();
   readonly #strings = new Map<string, Handlebars.TemplateDelegate>();
@@ -58,9 +65,18 @@ export class TemplateEngine {
 
   /** @param dirs search folders, highest priority first. */
   constructor(dirs: string[] = [], helpers: Record<string, TemplateHelper> = {}) {
-    this.#hb = Handlebars.create();
     for (const d of dirs) this.#dirs.push(d);
-    for (const [name, fn] of Object.entries(helpers)) this.#hb.registerHelper(name, fn);
+    for (const [name, fn] of Object.entries(helpers)) this.#helpers.set(name, fn);
+  }
+
+  /** The handlebars instance, made with the registered helpers on first use. */
+  #instance(): typeof Handlebars {
+    if (!this.#hb) {
+      const hb = loadHandlebars().create();
+      for (const [name, fn] of this.#helpers) hb.registerHelper(name, fn);
+      this.#hb = hb;
+    }
+    return this.#hb;
   }
 
   /** Search folders, highest priority first. */
@@ -77,7 +93,8 @@ export class TemplateEngine {
 
   /** Registers (or replaces) a helper available to every template. */
   registerHelper(name: string, fn: TemplateHelper): void {
-    this.#hb.registerHelper(name, fn);
+    this.#helpers.set(name, fn);
+    this.#hb?.registerHelper(name, fn);
     this.#generation++;
   }
 
@@ -124,7 +141,7 @@ export class TemplateEngine {
     this.#generation++;
     this.#cache.clear();
     this.#strings.clear();
-    for (const p of this.#partials) this.#hb.unregisterPartial(p);
+    for (const p of this.#partials) this.#hb?.unregisterPartial(p);
     this.#partials.clear();
     this.#files.clear();
   }
@@ -154,14 +171,14 @@ export class TemplateEngine {
     let ast: hbs.AST.Program;
     try {
       // Parse now, so a syntax error surfaces here with the file name, not mid-request.
-      ast = this.#hb.parse(source, { srcName });
+      ast = this.#instance().parse(source, { srcName });
     } catch (err) {
       throw new FrameworkException(`Template ${srcName} failed to compile: ${(err as Error).message}`, {
         cause: err,
       });
     }
     for (const partial of partialNames(ast)) this.#loadPartial(partial, srcName);
-    return this.#hb.compile(ast, { noEscape });
+    return this.#instance().compile(ast, { noEscape });
   }
 
   /**
@@ -169,7 +186,7 @@ export class TemplateEngine {
    * layouts and includes follow the same lookup (and overrides) as templates.
    */
   #loadPartial(name: string, usedBy: string): void {
-    if (this.#partials.has(name) || Object.hasOwn(this.#hb.partials, name)) return;
+    if (this.#partials.has(name) || Object.hasOwn(this.#instance().partials, name)) return;
     const candidates = extname(name) ? [name] : [name, `${name}.html`];
     const found = candidates.map((c) => ({ c, file: this.resolve(c) })).find((x) => x.file !== undefined);
     if (!found?.file) {
@@ -178,7 +195,7 @@ export class TemplateEngine {
       );
     }
     this.#partials.add(name); // before compiling it, so a partial that includes itself terminates
-    this.#hb.registerPartial(name, this.#compileFile(found.c, found.file));
+    this.#instance().registerPartial(name, this.#compileFile(found.c, found.file));
   }
 }
 

@@ -4,8 +4,9 @@
  *
  * Its middleware runs at the `outer` stage, around the error handler and the processors: the
  * headers go on before the rest of the stack runs (so a response written directly, such as a
- * proxied one, has them too), and are put back afterwards when a processor replaced the response
- * (the styled error pages), when the response used a CSP nonce, or when the route overrode them.
+ * proxied one, has them too). A processor replacing the response (the styled error pages) keeps
+ * them; they are put back afterwards when an error answer dropped them, when the response used a
+ * CSP nonce, or when the route overrode them.
  */
 import type { Config } from '@fw/schemas';
 import type { FluidContext, FluidMiddleware } from '../core/context.js';
@@ -30,7 +31,10 @@ export function security(): Plugin {
       if (!fluid.config.SECURITY_HEADERS) return;
       const policy = new HeaderPolicy(fluid.config);
       setPolicy(fluid, policy);
-      if (policy.sendsAny) fluid.use(headersMiddleware(policy, fluid.config), 'outer');
+      if (!policy.sendsAny) return;
+      fluid.use(headersMiddleware(policy, fluid.config), 'outer');
+      // A styled error page replacing a response keeps them, rather than having them set again.
+      fluid.processors.keepHeaders([...policy.http, ...policy.https].map(([name]) => name));
     },
     start(fluid) {
       // A browser sends `Origin: null` on a form post under no-referrer, which the CSRF check refuses.
@@ -51,7 +55,7 @@ function headersMiddleware(policy: HeaderPolicy, config: Config): FluidMiddlewar
     if (res.headersSent) return;
     const state = stateOf(ctx);
     if (state === undefined) {
-      // A processor that replaced the response (a styled error page) dropped them: put them back.
+      // An answer that dropped them (an error's, or a processor's that does not keep them): put them back.
       if (list.length > 0 && !res.hasHeader(list[0]![0])) setAll(ctx, list);
       return;
     }

@@ -10,8 +10,9 @@
  * is logged per round that dropped any.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocketServer, WebSocket } from 'ws';
 import type { FluidContext } from '../core/context.js';
 import { FrameworkException } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
@@ -27,6 +28,10 @@ declare module '../core/fluid.js' {
     readonly sockets: Sockets;
   }
 }
+
+// `ws` loads with the first socket (an upgrade, or `fluid.sockets.server`), not at every app's boot.
+const require = createRequire(import.meta.url);
+const loadWs = (): typeof import('ws') => require('ws') as typeof import('ws');
 
 /** The websocket server of an app. */
 export class Sockets {
@@ -58,10 +63,10 @@ export class Sockets {
     return this;
   }
 
-  /** The `ws` server every socket is accepted on (made on first use). */
+  /** The `ws` server every socket is accepted on (made, and `ws` loaded, on first use). */
   get server(): WebSocketServer {
     if (!this.#wss) {
-      this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#fluid.config.WS_MAX_PAYLOAD });
+      this.#wss = new (loadWs().WebSocketServer)({ noServer: true, maxPayload: this.#fluid.config.WS_MAX_PAYLOAD });
       const interval = this.#fluid.config.WS_PING_INTERVAL;
       if (interval > 0) {
         this.#heartbeat = setInterval(() => this.#beat(), interval * 1000);
