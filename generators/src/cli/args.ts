@@ -43,6 +43,28 @@ export function parseCommandArgs<T extends OptionSpec>(
   }
 }
 
+const HELP = { help: { type: 'boolean', short: 'h' } } as const satisfies OptionSpec;
+
+/**
+ * For a command that takes only options (and `-h`/`--help`): parses `argv` as
+ * {@link parseCommandArgs} does, refuses any positional argument, and prints `help` and answers
+ * `undefined` when help was asked for.
+ */
+export function parseOptionsOnly<T extends OptionSpec>(
+  command: string,
+  argv: string[],
+  options: T,
+  help: { text: string; write(text: string): unknown },
+): ReturnType<typeof parseCommandArgs<T & typeof HELP>>['values'] | undefined {
+  const { values, positionals } = parseCommandArgs(command, argv, { ...options, ...HELP });
+  if ((values as { help?: boolean }).help === true) {
+    help.write(`${help.text}\n`);
+    return undefined;
+  }
+  if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
+  return values;
+}
+
 /** Resolves a `--x` / `--no-x` pair: `undefined` when neither was given; both is an error. */
 export function negatable(command: string, name: string, yes: boolean | undefined, no: boolean | undefined): boolean | undefined {
   if (yes && no) throw new CliError(`${command}: --${name} and --no-${name} contradict each other; give one.`);

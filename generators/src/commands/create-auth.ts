@@ -2,7 +2,7 @@ import { applyEdits, modify, parse } from 'jsonc-parser';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
-import { negatable, parseCommandArgs } from '../cli/args.js';
+import { negatable, parseOptionsOnly } from '../cli/args.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
@@ -58,17 +58,12 @@ async function editConfig(tree: Tree): Promise<void> {
 /** `fw create auth [--dry-run] [--json] [--install|--no-install]`: the whole project rendered with the auth scaffold, through the pipeline. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const command = 'fw create auth';
-  const { values, positionals } = parseCommandArgs(command, argv, {
+  const values = parseOptionsOnly(command, argv, {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
     ...INSTALL_OPTIONS,
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout.write(`${help}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
+  }, { text: help, write: (text) => io.stdout.write(text) });
+  if (!values) return 0;
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
   const install = negatable(command, 'install', values.install, values['no-install']);

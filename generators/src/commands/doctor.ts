@@ -1,4 +1,4 @@
-import { parseCommandArgs } from '../cli/args.js';
+import { parseOptionsOnly } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { examine, repair, type Finding } from '../pipeline/doctor.js';
@@ -38,16 +38,11 @@ function lines(findings: readonly Finding[]): string {
 /** `fw doctor [--fix] [--json]`. Returns the exit code. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const command = 'fw doctor';
-  const { values, positionals } = parseCommandArgs(command, argv, {
+  const values = parseOptionsOnly(command, argv, {
     fix: { type: 'boolean' },
     json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout.write(`${help}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
+  }, { text: help, write: (text) => io.stdout.write(text) });
+  if (!values) return 0;
   const root = await findProjectRoot(io.cwd);
   let found: Finding[];
   let remaining: Finding[];

@@ -1,5 +1,4 @@
-import { negatable, parseCommandArgs } from '../cli/args.js';
-import { CliError } from '../cli/errors.js';
+import { negatable, parseOptionsOnly } from '../cli/args.js';
 import type { CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
 import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
@@ -31,17 +30,12 @@ Examples:
 /** `fw generate [--dry-run] [--json]`: gather fw.json → render the whole project → pipeline. Returns the exit code. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const command = 'fw generate';
-  const { values, positionals } = parseCommandArgs(command, argv, {
+  const values = parseOptionsOnly(command, argv, {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
     ...INSTALL_OPTIONS,
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout.write(`${help}\n`);
-    return 0;
-  }
-  if (positionals.length > 0) throw new CliError(`${command}: unexpected argument ${positionals.join(' ')}; it takes only options.`);
+  }, { text: help, write: (text) => io.stdout.write(text) });
+  if (!values) return 0;
   const root = await findProjectRoot(io.cwd);
   const dryRun = values['dry-run'] === true;
   const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
