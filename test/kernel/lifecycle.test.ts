@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +79,22 @@ describe('mix() and close()', () => {
     expect(() => fluid.beforeRequest(() => undefined)).toThrow(/the app has started/);
     expect(await (await fetch(`${url}/blog/late`)).text()).toBe('added in beforeEnable');
     await fluid.close();
+  });
+
+  it('close() ends an upgraded socket nobody ends once SERVER_DRAIN_TIMEOUT has passed (it would hold the server open for ever)', async () => {
+    const fluid = makeFluid({ config: { SERVER_DRAIN_TIMEOUT: 1 } });
+    fluid.app.get('home', '/', () => 'ok');
+    // A plugin that takes upgrades and keeps the socket, as a proxied websocket does.
+    fluid.plugin({ name: 'holds-upgrades', upgrade: (_fluid, _req, socket) => (socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n'), true) });
+    const url = new URL(await start(fluid));
+    const client = connect(Number(url.port), url.hostname);
+    client.write(`GET / HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n`);
+    const switched = await new Promise<string>((resolve) => client.once('data', (d: Buffer) => resolve(d.toString())));
+    expect(switched).toMatch(/^HTTP\/1\.1 101/);
+    const clientClosed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    await fluid.close(); // before the fix this never resolved
+    await clientClosed;
+    expect(client.destroyed).toBe(true);
   });
 
   it('answers 500 and logs when a startup hook fails', async () => {

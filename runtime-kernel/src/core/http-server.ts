@@ -20,6 +20,7 @@
  * balancers, so the server never closes a connection the balancer is about to reuse (a 502).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { FrameworkException } from './errors.js';
 
 /** The config keys the server reads (seconds, and a connection count). */
@@ -74,7 +75,24 @@ export function createHttpServer(config: ServerConfig, listener: RequestListener
   );
   server.keepAliveTimeout = settings.keepAliveTimeout;
   if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
+  trackSockets(server);
   return server;
+}
+
+/**
+ * Every open socket of a server made by {@link createHttpServer}, upgraded ones included: Node's
+ * `closeAllConnections()` knows only HTTP connections, and an upgraded socket nobody ends (a
+ * proxied websocket, say) would keep `server.close()` from ever calling back.
+ */
+const openSockets = new WeakMap<Server, Set<Socket>>();
+
+function trackSockets(server: Server): void {
+  const sockets = new Set<Socket>();
+  openSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 }
 
 /**
@@ -96,11 +114,15 @@ export function stopServer(server: Server, timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!server.listening) {
       server.closeAllConnections();
+      for (const socket of openSockets.get(server) ?? []) socket.destroy();
       resolve();
       return;
     }
     closeAfterResponses(server);
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of openSockets.get(server) ?? []) socket.destroy(); // upgraded ones too
+    }, timeoutMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
