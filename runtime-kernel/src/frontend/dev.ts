@@ -28,6 +28,8 @@ export interface DevServer {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Restarts the dev server on the same port (config reload). */
   restart(): Promise<void>;
+  /** Ends the proxied HMR sockets: an upgraded socket would keep the app's server from closing. */
+  endSockets(): void;
   /** Stops the dev server and the proxy. */
   close(): Promise<void>;
 }
@@ -85,6 +87,10 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
     return forward(ctx, next);
   };
   const wsProxy = httpProxy.default.createProxyServer({ target: origin, ws: true });
+  const sockets = new Set<Duplex>();
+  const endSockets = (): void => {
+    for (const socket of sockets) socket.destroy();
+  };
   wsProxy.on('error', (err, _req, socket) => {
     logger.warn('vite-dev websocket proxy failed', { error: err });
     if (socket && 'destroy' in socket) socket.destroy();
@@ -103,13 +109,17 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return true;
       }
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
       wsProxy.ws(req, socket, head);
       return true;
     },
     async restart() {
       await current.server.restart();
     },
+    endSockets,
     async close() {
+      endSockets();
       wsProxy.close();
       await current.server.close();
     },

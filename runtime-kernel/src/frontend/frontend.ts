@@ -39,6 +39,8 @@ export interface FrontendWiring {
   readonly after: readonly FluidMiddleware[];
   /** Websocket upgrades it takes (`/vite-dev` HMR); answers false for others. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Ends the proxied HMR sockets (before the app's server stops: they would hold it open). */
+  stop(): void;
   /** Stops what it started (the dev server). */
   close(): Promise<void>;
 }
@@ -49,7 +51,7 @@ export interface FrontendOptions {
   additive?: Additive;
 }
 
-const NO_WIRING: FrontendWiring = { mounts: [], before: [], after: [], upgrade: () => false, close: async () => undefined };
+const NO_WIRING: FrontendWiring = { mounts: [], before: [], after: [], upgrade: () => false, stop: () => undefined, close: async () => undefined };
 
 /** The frontend of one surface. */
 export class Frontend {
@@ -203,6 +205,7 @@ export class Frontend {
       before,
       after: [assetCatch(fluid.root, namespaces, { production: !debug })],
       upgrade: (req, socket, head) => server?.upgrade(req, socket, head) ?? false,
+      stop: () => server?.endSockets(),
       close: async () => {
         app.#dev = undefined;
         await server?.close();

@@ -60,7 +60,11 @@ export function frontend(): Plugin {
       }
     },
     upgrade: (_fluid, req, socket, head) => wiring?.upgrade(req, socket, head) ?? false, // the /vite-dev HMR socket
-    stop: () => live?.close(), // open event streams would hold the server open
+    stop: () => {
+      // Open event streams and proxied HMR sockets would hold the server open.
+      live?.close();
+      wiring?.stop();
+    },
     close: () => wiring?.close(),
   };
 }
