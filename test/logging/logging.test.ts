@@ -108,6 +108,21 @@ log.error('request failed', { error: new Error('kaboom') });`;
     expect(error).toMatchObject({ level: 50, msg: 'request failed', error: { type: 'Error', message: 'kaboom', stack: expect.stringContaining('Error: kaboom') } });
   });
 
+  it('json: a burst of lines logged just before process.exit() all reach the pipe, whole and in order', () => {
+    const script = `import { createLogger } from ${JSON.stringify(join(REPO_ROOT, 'runtime-kernel/src/core/logger.ts'))};
+const log = createLogger({ level: 'info', format: 'json' });
+for (let i = 0; i < 5000; i++) log.info('line ' + i, { i, pad: 'x'.repeat(200) });
+process.exit(3);`;
+    // 5,000 lines of ~300 bytes overflow a 64 KiB pipe buffer several times over before the exit.
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(result.status).toBe(3);
+    const numbers = result.stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { i: number }).i);
+    expect(numbers).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+  });
+
   it('text: one readable line per record', () => {
     expect(run('text')).toEqual(['info cache: Redis available again {"url":"redis://127.0.0.1:6379/0"}', 'error request failed {"error":{"name":"Error","message":"kaboom"}}']);
   });

@@ -5,7 +5,8 @@
  * Two formats:
  * - `json` (the default when stderr is not a terminal, i.e. in production): pino, one JSON
  *   object per line on stderr (`{"level":50,"time":...,"pid":...,"msg":"...",...fields}`), written
- *   asynchronously and flushed at exit; an `error` field is serialised with its stack. pino is
+ *   once per turn of the event loop and at exit (see `stderrLines`); an `error` field is
+ *   serialised with its stack. pino is
  *   loaded with the first record the level lets through, so an app that logs nothing never
  *   loads it.
  * - `text` (the default on a terminal): one readable line, `level message {fields}`.
@@ -13,6 +14,7 @@
  * `FW_LOG_LEVEL` (debug|info|warn|error|silent, default info) and `FW_LOG_FORMAT` (json|text)
  * choose; `new Fluid()` reads both from its config (the environment included).
  */
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Logger as PinoLogger } from 'pino';
 
@@ -81,10 +83,7 @@ function pinoLogger(level: LogLevel): Logger {
   let pino: PinoLogger | undefined;
   const load = (): PinoLogger => {
     const factory = createRequire(import.meta.url)('pino') as typeof import('pino');
-    return factory(
-      { level, serializers: { error: factory.stdSerializers.err } },
-      factory.destination({ dest: 2, sync: false }),
-    );
+    return factory({ level, serializers: { error: factory.stdSerializers.err } }, stderrLines());
   };
   const emit = (lvl: Level) => (message: string, fields?: LogFields) => {
     if (ORDER[lvl] < threshold) return;
@@ -93,6 +92,69 @@ function pinoLogger(level: LogLevel): Logger {
     else pino[lvl](message);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+/** A pino destination: see {@link stderrLines}. */
+interface LineDestination {
+  write(line: string): boolean;
+  flushSync(): void;
+}
+
+let shared: LineDestination | undefined;
+
+/**
+ * pino's destination for the JSON format: the lines a turn of the event loop logs reach stderr
+ * in one synchronous write right after the turn (through `setImmediate`), and whatever is still
+ * held when the process exits is written then. Synchronous, as pino's own default destination
+ * is: nothing is lost at exit or on a crash, and a log reader that stops reading slows the app
+ * down instead of growing its memory.
+ *
+ * Why not `pino.destination({ sync: false })` (sonic-boom): its `write` measures the byte length
+ * of the whole pending buffer on every call, which made one request-log line cost about 5 µs;
+ * batching per turn costs under 1 µs (bench/scale.ts, docs/performance.md). One per process:
+ * every logger shares it, so lines keep their order.
+ */
+function stderrLines(): LineDestination {
+  if (shared) return shared;
+  let pending: string[] = [];
+  let scheduled = false;
+  const take = (): string => {
+    const data = pending.length === 1 ? pending[0]! : pending.join('');
+    pending = [];
+    return data;
+  };
+  const flushSync = (): void => {
+    scheduled = false;
+    if (pending.length > 0) writeAllSync(2, take());
+  };
+  process.on('exit', flushSync);
+  shared = {
+    write(line) {
+      pending.push(line);
+      // A burst bigger than one turn usually writes (a long synchronous loop logging) goes out at once.
+      if (pending.length >= 1024) flushSync();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flushSync).unref(); // the exit handler writes what an exiting process still holds
+      }
+      return true;
+    },
+    flushSync,
+  };
+  return shared;
+}
+
+/** `writeSync` until all of `data` is out, waiting out `EAGAIN` on a non-blocking pipe. */
+function writeAllSync(fd: number, data: string): void {
+  let buffer = Buffer.from(data);
+  while (buffer.length > 0) {
+    try {
+      buffer = buffer.subarray(writeSync(fd, buffer));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return; // stderr is gone: nowhere left to say so
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 function safeJson(value: unknown): string {
