@@ -9,6 +9,7 @@
  * different pages on purpose says why in `differentBytes`).
  */
 import http from 'node:http';
+import { pinningNote } from './cpu.ts';
 import { interleave } from './interleave.ts';
 import { LOAD_TOOL, runLoad, type LoadRun } from './load.ts';
 import { treeCpuMicros } from './procfs.ts';
@@ -122,5 +123,5 @@ export async function compareHttp(bench: string, comparisons: readonly HttpCompa
 
 /** The settings line of an HTTP benchmark's table. */
 export function httpSettings(rounds: number): string {
-  return `${rounds} interleaved rounds × ${SECONDS} s per side, ${CONNECTIONS} keep-alive connections (${LOAD_TOOL}); servers and load generator in separate processes; CPU = the server's process tree's (/proc) per request`;
+  return `${rounds} interleaved rounds × ${SECONDS} s per side, ${CONNECTIONS} keep-alive connections (${LOAD_TOOL}); servers and load generator in separate processes, ${pinningNote()}; CPU = the server's process tree's (/proc) per request`;
 }

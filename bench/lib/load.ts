@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO } from './settings.ts';
+import { pinned } from './cpu.ts';
 
 /** Which generator runs the load. */
 export const LOAD_TOOL: 'wrk' | 'autocannon' = (() => {
@@ -39,7 +40,8 @@ export interface LoadOptions {
 
 function collect(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [file, argv] = pinned(command, args, 'load');
+    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { pinned } from './cpu.ts';
 import { nodeScript } from './node.ts';
 
 /** A started server process. */
@@ -44,6 +45,8 @@ export interface StartOptions {
   ready?: RegExp;
   /** How long to wait for it (default 120 s). */
   timeoutMs?: number;
+  /** Run it on the servers' core when pinning is on (default true; see cpu.ts). */
+  pin?: boolean;
 }
 
 /** Starts a bench/servers script with `node` and waits for its port. */
@@ -54,7 +57,9 @@ export function startServer(script: string, args: readonly string[], options: St
 
 /** Starts any command that serves HTTP and waits for the line naming its port. */
 export async function startProcess(command: string, args: readonly string[], options: StartOptions): Promise<RunningServer> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // taskset execs the command, so the child's pid (whose CPU time is read from /proc) is the server's.
+  const [file, argv] = options.pin === false ? [command, [...args]] : pinned(command, args, 'server');
+  const child = spawn(file, argv, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
