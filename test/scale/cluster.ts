@@ -69,8 +69,9 @@ export async function startApp(options: { root: string; prismaClient: string; po
       raw.push(line);
     }
   });
+  // `close`, not `exit`: it comes once stderr has ended too, so every log line has been read.
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       running.delete(child);
       resolve(code ?? signal ?? 'unknown');
     }),

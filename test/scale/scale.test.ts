@@ -216,6 +216,8 @@ describe('three processes behind a proxy', () => {
       1000,
     );
     for (const [i, app] of apps.entries()) {
+      // The log lines travel through a pipe and may land just after the answers.
+      await waitFor('the recovery line', () => logsSince(app, marks[i]!, 'database: bind "main" available again').length > 0, 5000);
       expect(logsSince(app, marks[i]!, 'database: bind "main" unavailable')).toHaveLength(1);
       expect(logsSince(app, marks[i]!, 'database: bind "main" available again')).toHaveLength(1);
       expect(logsSince(app, marks[i]!, 'request failed')).toEqual([]);
