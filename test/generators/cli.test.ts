@@ -134,6 +134,23 @@ describe('create-fw-app binary', () => {
     expect(log.stdout).not.toContain('app_configs/');
   });
 
+  test('--json with --install or --git is refused before anything is written (it used to skip them silently); --dry-run says what they would run', async () => {
+    const cwd = await tempDir();
+    const bin = await fakeNpm(cwd);
+    const env = { PATH: `${bin}:${process.env.PATH}`, ...GIT_IDENTITY };
+    const install = await runBin(CREATE_BIN, ['a', '--yes', '--json', '--install'], cwd, 10_000, env);
+    expect([install.code, install.stderr]).toEqual([1, 'error: --install runs npm install, whose output is not JSON: drop --json, or drop --install and run "npm install" in the project afterwards.\n']);
+    const git = await runBin(CREATE_BIN, ['b', '--yes', '--json', '--git'], cwd, 10_000, env);
+    expect([git.code, git.stderr]).toEqual([1, 'error: --git runs git init and a first commit, whose output is not JSON: drop --json, or drop --git and run "git init" in the project afterwards.\n']);
+    expect(existsSync(path.join(cwd, 'a'))).toBe(false);
+    expect(existsSync(path.join(cwd, 'b'))).toBe(false);
+    const dry = await runBin(CREATE_BIN, ['c', '--yes', '--dry-run', '--install', '--git'], cwd, 10_000, env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('With --install it would then run "npm install" there.\nWith --git it would then run "git init" and make a first commit there.\n');
+    expect(existsSync(path.join(cwd, 'c'))).toBe(false);
+    expect(await npmCalls(bin)).toEqual([]);
+  });
+
   test('--surface vite --framework react writes the Vite workspace and the root wiring', async () => {
     const cwd = await tempDir();
     const ran = await runBin(CREATE_BIN, ['v', '--surface', 'vite', '--framework', 'react', '--yes'], cwd);

@@ -37,7 +37,7 @@ Options:
                           TypeScript in the vite workspace (prompted; default with --yes: no)
   -y, --yes               take the defaults for everything not given as a flag
   --dry-run               print what would be created and write nothing
-  --json                  print the result as JSON
+  --json                  print the result as JSON (not with --install, --git or --auth)
   --force                 allow a non-empty <dir>
   --kernel <spec>         npm spec of the @fw/kernel dependency (default: ^<fw version>)
   --local                 developing fw itself: link @fw/kernel and @fw/cli from the fw
@@ -158,7 +158,12 @@ const FLAG_OF: Record<ProjectQuestion, string> = {
 export const AUTH_COMMAND = ['npx', '--no', 'fw', 'create', 'auth', '--install'] as const;
 
 /** The refusals of flags that cannot go together, before anything is asked or written. */
-export function checkFlags(options: CreateProjectOptions & { json?: boolean }): void {
+export function checkFlags(options: CreateProjectOptions & { json?: boolean; git?: boolean }): void {
+  if (options.json && options.auth !== true) {
+    // Their output (npm's, git's) is not JSON, and a --json run would otherwise skip them silently.
+    if (options.install === true) throw new CliError('--install runs npm install, whose output is not JSON: drop --json, or drop --install and run "npm install" in the project afterwards.');
+    if (options.git === true) throw new CliError('--git runs git init and a first commit, whose output is not JSON: drop --json, or drop --git and run "git init" in the project afterwards.');
+  }
   if (options.auth !== true) return;
   if (options.install === false) {
     throw new CliError('--auth needs the install (the auth scaffold is rendered by the fw the install brings): drop --no-install, or drop --auth and run "npx fw create auth" later.');
@@ -286,12 +291,16 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   if (auth !== undefined) options.auth = auth;
   const install = negatable(command, 'install', values.install, values['no-install']);
   if (install !== undefined) options.install = install;
-  checkFlags({ ...options, json: values.json === true });
+  const git = negatable(command, 'git', values.git, values['no-git']);
+  checkFlags({ ...options, json: values.json === true, ...(git !== undefined ? { git } : {}) });
 
   const result = await createProject(options, io);
   if (options.dryRun || values.json) {
     const code = await report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false, dependencies: false });
-    if (result.auth) io.stdout.write(`With --auth it would then run "${packageManager(result.root, io.env)} install" and "${AUTH_COMMAND.join(' ')}" there.\n`);
+    const install = `${packageManager(result.root, io.env)} install`;
+    if (result.auth) io.stdout.write(`With --auth it would then run "${install}" and "${AUTH_COMMAND.join(' ')}" there.\n`);
+    else if (options.install === true) io.stdout.write(`With --install it would then run "${install}" there.\n`);
+    if (git === true) io.stdout.write('With --git it would then run "git init" and make a first commit there.\n');
     return code;
   }
   const created = result.committed?.created.length ?? 0;
@@ -299,7 +308,7 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   const relative = path.relative(io.cwd, result.root) || '.';
   io.stdout.write(`Created ${result.name} in ${result.root} (${created} files created, ${updated} updated).\n`);
   const installed = result.auth ? await addAuth(io, result.root) : await offerInstall(io, result.root, values.yes === true, install);
-  await offerGit(io, result.root, values.yes === true, negatable(command, 'git', values.git, values['no-git']));
+  await offerGit(io, result.root, values.yes === true, git);
   const steps = [`cd ${relative}`, ...(installed ? [] : [`${packageManager(result.root, io.env)} install`])];
   if (result.auth) steps.push('npx fw migrate dev --name auth   # the User and AuthToken tables', 'npm run dev                      # then open /sign-up');
   else steps.push('npm run dev');
