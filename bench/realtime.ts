@@ -43,7 +43,8 @@ interface Side {
 async function side(script: string, args: string[], path: string, subscribe: boolean, name: string): Promise<Side> {
   const server = await startServer(join(BENCH_DIR, 'servers', script), args, { name });
   const [node, argv] = nodeScript(join(BENCH_DIR, 'servers', 'ws-clients.ts'), [`ws://127.0.0.1:${server.port}${path}`, String(SOCKETS), subscribe ? 'subscribe' : '']);
-  const clients = await startProcess(node, argv, { name: `${name} clients`, ready: /^ready$/ });
+  // The clients drive the server, as a load generator does: on the other core (lib/cpu.ts).
+  const clients = await startProcess(node, argv, { name: `${name} clients`, ready: /^ready$/, pin: 'load' });
   return { server, clients, sample: clients.waitFor(/^sample (.*)$/), sent: 0 };
 }
 
@@ -71,6 +72,7 @@ async function redisRoundTrip(started: RunningServer[]): Promise<Row> {
   const redis = await startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     name: 'redis-server',
     ready: /Ready to accept connections/,
+    pin: false, // the round trip crosses three processes: none is pinned
   }).catch((error: unknown) => {
     throw new Error(`redis-server could not start (apt-get install redis-server): ${error instanceof Error ? error.message : String(error)}`);
   });
@@ -78,7 +80,7 @@ async function redisRoundTrip(started: RunningServer[]): Promise<Row> {
   const url = `redis://127.0.0.1:${port}/0`;
   const root = kernelProject({ EVENTS_REDIS_URL: url });
   const [node, argv] = nodeScript(join(BENCH_DIR, 'servers', 'events-echo.ts'), [root, url]);
-  const far = await startProcess(node, argv, { name: 'events echo', ready: /^ready$/ });
+  const far = await startProcess(node, argv, { name: 'events echo', ready: /^ready$/, pin: false });
   started.push(far);
   const near = new Fluid({ root, env: {} });
   near.events.createSignal('ping');

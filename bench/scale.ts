@@ -21,7 +21,8 @@ import { BENCH_DIR, rounds } from './lib/settings.ts';
 
 const ROUNDS = rounds(5);
 const OFF = { SECURITY_HEADERS: false, BODY_PARSER: false, HEALTH_ENABLED: false, FW_LOG_REQUESTS: false };
-const server = (file: string, args: string[], name: string, pin = true): Promise<RunningServer> => startServer(join(BENCH_DIR, 'servers', file), args, { name, pin });
+const server = (file: string, args: string[], name: string, pin: 'server' | false = 'server'): Promise<RunningServer> =>
+  startServer(join(BENCH_DIR, 'servers', file), args, { name, pin });
 const servers: RunningServer[] = [];
 try {
   const started = await Promise.all([

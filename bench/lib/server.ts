@@ -45,8 +45,12 @@ export interface StartOptions {
   ready?: RegExp;
   /** How long to wait for it (default 120 s). */
   timeoutMs?: number;
-  /** Run it on the servers' core when pinning is on (default true; see cpu.ts). */
-  pin?: boolean;
+  /**
+   * Where it runs when pinning is on (see cpu.ts): `'server'` (the default) on the servers' core,
+   * `'load'` on the load generator's (a process that drives a server, such as websocket clients),
+   * `false` on any core.
+   */
+  pin?: 'server' | 'load' | false;
 }
 
 /** Starts a bench/servers script with `node` and waits for its port. */
@@ -58,7 +62,7 @@ export function startServer(script: string, args: readonly string[], options: St
 /** Starts any command that serves HTTP and waits for the line naming its port. */
 export async function startProcess(command: string, args: readonly string[], options: StartOptions): Promise<RunningServer> {
   // taskset execs the command, so the child's pid (whose CPU time is read from /proc) is the server's.
-  const [file, argv] = options.pin === false ? [command, [...args]] : pinned(command, args, 'server');
+  const [file, argv] = options.pin === false ? [command, [...args]] : pinned(command, args, options.pin ?? 'server');
   const child = spawn(file, argv, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
