@@ -24,7 +24,7 @@ import './body/index.js';
 
 export { Fluid } from './fluid.js';
 export { FluidCore } from './core/fluid.js';
-export type { FluidOptions, LifecycleHook, AfterRequestHook, CloseOptions } from './core/fluid.js';
+export type { FluidOptions, LifecycleHook, AfterRequestHook, ArrivalHook, CloseOptions } from './core/fluid.js';
 export type { Plugin, Stage, Backend } from './core/plugin.js';
 export { Additive } from './core/additive.js';
 export type { AdditiveOptions, BeforeEnableHook } from './core/additive.js';

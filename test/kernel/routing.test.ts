@@ -152,6 +152,40 @@ describe('request hooks', () => {
     expect(seen).toEqual(['/ 200 home page', '/blocked 200 {"blocked":true}']);
   });
 
+  it('runs arrival hooks (onRequest) in order before any middleware, outer included; one that throws answers 500', async () => {
+    for (const outer of [false, true]) {
+      const f = app();
+      const seen: string[] = [];
+      f.onRequest((ctx) => {
+        seen.push(`hook 1 ${ctx.path}`);
+        if (ctx.path === '/throw') throw new Error('hook failed');
+      });
+      f.onRequest(() => {
+        seen.push('hook 2');
+      });
+      if (outer) {
+        f.use((_ctx, next) => {
+          seen.push('outer');
+          return next();
+        }, 'outer');
+      }
+      f.use((_ctx, next) => {
+        seen.push('app');
+        return next();
+      });
+      f.app.get('home', '/', () => 'home');
+      f.app.get('throw', '/throw', () => 'never');
+      const url = await start(f);
+      expect(await (await fetch(url)).text()).toBe('home');
+      expect(seen).toEqual(outer ? ['hook 1 /', 'hook 2', 'outer', 'app'] : ['hook 1 /', 'hook 2', 'app']);
+      seen.length = 0;
+      const failed = await fetch(`${url}/throw`);
+      expect(failed.status, `outer middleware: ${outer}`).toBe(500);
+      expect(seen).toEqual(['hook 1 /throw']);
+      expect(() => f.onRequest(() => undefined)).toThrow(/onRequest/);
+    }
+  });
+
   it("gives an Additive's afterRequest the returned value (object, model, string) and uses its replacement", async () => {
     const f = app();
     const blog = new Additive('blog', { root: makeProject() });

@@ -53,38 +53,69 @@ const csp = (r: Response): string => r.headers.get('content-security-policy') ??
 
 describe('on every kind of response', () => {
   it("page, JSON, static file, styled error page, 404 (HTML and JSON), 405, another status and an app processor's replacement carry the headers", async () => {
-    const f = app();
+    const f = app({ files: { 'fluid/static/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' } });
     // A processor replacing the response keeps nothing of it but what it names, and the security headers.
     f.processor((res, ctx) => (ctx.path === '/replaced' ? { status: 200, body: 'replaced', type: 'text' } : undefined));
+    // A route that writes its response itself, bypassing Koa's.
+    f.app.get('raw', '/raw', (ctx) => {
+      ctx.respond = false;
+      ctx.res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      ctx.res.end('<!doctype html><p>raw</p>');
+    });
     const base = await start(f);
-    const cases: [string, RequestInit, number][] = [
-      ['/page', { headers: HTML }, 200],
-      ['/api/json', {}, 200],
-      ['/static/app.css', {}, 200],
-      ['/fluid/static/vendor/htmx.min.js', {}, 200],
-      ['/boom', { headers: HTML }, 500],
-      ['/boom', { headers: { accept: 'application/json' } }, 500],
-      ['/nowhere', { headers: HTML }, 404],
-      ['/api/nowhere', {}, 404],
-      ['/page', { method: 'DELETE', headers: HTML }, 405],
-      ['/teapot', {}, 418],
-      ['/replaced', {}, 200],
+    // [url, init, status, inert]: inert responses (JSON, CSS, plain text) get the short list.
+    const cases: [string, RequestInit, number, boolean][] = [
+      ['/page', { headers: HTML }, 200, false],
+      ['/api/json', {}, 200, true],
+      ['/static/app.css', {}, 200, true],
+      ['/static/logo.svg', {}, 200, false],
+      ['/fluid/static/vendor/htmx.min.js', {}, 200, false],
+      ['/boom', { headers: HTML }, 500, false],
+      ['/boom', { headers: { accept: 'application/json' } }, 500, true],
+      ['/nowhere', { headers: HTML }, 404, false],
+      ['/api/nowhere', {}, 404, true],
+      ['/page', { method: 'DELETE', headers: HTML }, 405, false],
+      ['/teapot', {}, 418, true],
+      ['/replaced', {}, 200, true],
+      ['/raw', {}, 200, false],
     ];
-    for (const [url, init, status] of cases) {
+    for (const [url, init, status, inert] of cases) {
       const r = await fetch(base + url, init);
       await r.arrayBuffer();
+      const what = `${url} (${status})`;
       expect(r.status, url).toBe(status);
-      for (const name of CORE) expect(r.headers.get(name), `${name} on ${url} (${status})`).toBeTruthy();
+      for (const name of CORE) expect(r.headers.get(name), `${name} on ${what}`).toBeTruthy();
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
       expect(r.headers.get('x-frame-options')).toBe('DENY');
       expect(r.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(r.headers.get('cross-origin-resource-policy'), what).toBe('same-origin');
       expect(csp(r)).toContain("frame-ancestors 'none'");
-      expect(csp(r)).toContain("default-src 'self'");
-      expect(csp(r)).toContain("object-src 'none'");
+      if (inert) {
+        // Nothing may load from it, and the page-only headers would mean nothing on it.
+        expect(csp(r), what).toBe("default-src 'none';frame-ancestors 'none'");
+        for (const name of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection']) expect(r.headers.get(name), `${name} on ${what}`).toBeNull();
+      } else {
+        expect(csp(r), what).toContain("default-src 'self'");
+        expect(csp(r), what).toContain("object-src 'none'");
+        expect(r.headers.get('cross-origin-opener-policy'), what).toBe('same-origin');
+        expect(r.headers.get('origin-agent-cluster'), what).toBe('?1');
+      }
       expect(csp(r), 'no unsafe script source by default').not.toMatch(/script-src[^;]*unsafe/);
       expect(csp(r), 'upgrade-insecure-requests only over HTTPS').not.toContain('upgrade-insecure-requests');
       expect(r.headers.get('strict-transport-security'), `no HSTS over plain HTTP (${url})`).toBeNull();
     }
+  });
+
+  it("a header the app set itself on the response is left as it is; the rest still go on", async () => {
+    const f = app();
+    f.app.get('open', '/open', (ctx) => {
+      ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+      return ctx.render('plain.html');
+    });
+    const r = await fetch(`${await start(f)}/open`);
+    expect(r.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
+    expect(csp(r)).toContain("default-src 'self'");
   });
 
   it('a page gets a fresh nonce per response, the same in the header and in its tags; other responses get none', async () => {
@@ -182,25 +213,33 @@ describe('every header is changeable', () => {
     expect(referrer.headers.get('referrer-policy')).toBe('same-origin');
     expect((await fetch(`${await start(app({ config: { SECURITY_REFERRER_POLICY: 'off' } }))}/api/json`)).headers.get('referrer-policy')).toBeNull();
 
-    const policy = await fetch(`${await start(app({ config: { SECURITY_CSP: { 'img-src': ["'self'", 'https://img.example'], 'font-src': null, 'report-uri': ['/csp'] } } }))}/api/json`);
+    const policy = await fetch(`${await start(app({ config: { SECURITY_CSP: { 'img-src': ["'self'", 'https://img.example'], 'font-src': null, 'report-uri': ['/csp'] } } }))}/plain`);
     expect(csp(policy)).toContain("img-src 'self' https://img.example");
     expect(csp(policy)).not.toContain('font-src');
     expect(csp(policy)).toContain('report-uri /csp');
 
-    const reportOnly = await fetch(`${await start(app({ config: { SECURITY_CSP_MODE: 'report-only' } }))}/api/json`);
+    const reportOnlyBase = await start(app({ config: { SECURITY_CSP_MODE: 'report-only' } }));
+    const reportOnly = await fetch(`${reportOnlyBase}/plain`);
     expect(reportOnly.headers.get('content-security-policy')).toBeNull();
     expect(reportOnly.headers.get('content-security-policy-report-only')).toContain("default-src 'self'");
+    expect((await fetch(`${reportOnlyBase}/api/json`)).headers.get('content-security-policy-report-only')).toBe("default-src 'none';frame-ancestors 'none'");
     const cspOff = await fetch(`${await start(app({ config: { SECURITY_CSP_MODE: 'off' } }))}/page`);
     expect(cspOff.headers.get('content-security-policy')).toBeNull();
     expect(await cspOff.text()).toContain('<script nonce="">'); // no policy: {{csp_nonce}} is empty
     expect(cspOff.headers.get('x-content-type-options')).toBe('nosniff');
 
-    const overridden = await fetch(
-      `${await start(app({ config: { SECURITY_HEADER_OVERRIDES: { 'Cross-Origin-Opener-Policy': 'same-origin-allow-popups', 'X-Content-Type-Options': null, 'Permissions-Policy': 'camera=()' } } }))}/api/json`,
+    const overriddenBase = await start(
+      app({ config: { SECURITY_HEADER_OVERRIDES: { 'Cross-Origin-Opener-Policy': 'same-origin-allow-popups', 'X-Content-Type-Options': null, 'Permissions-Policy': 'camera=()' } } }),
     );
+    const overridden = await fetch(`${overriddenBase}/plain`);
     expect(overridden.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
     expect(overridden.headers.get('x-content-type-options')).toBeNull();
     expect(overridden.headers.get('permissions-policy')).toBe('camera=()');
+    // An inert response gets the app's own extra headers and overrides too, not the page-only ones.
+    const overriddenJson = await fetch(`${overriddenBase}/api/json`);
+    expect(overriddenJson.headers.get('permissions-policy')).toBe('camera=()');
+    expect(overriddenJson.headers.get('x-content-type-options')).toBeNull();
+    expect(overriddenJson.headers.get('cross-origin-opener-policy')).toBeNull();
 
     const off = await fetch(`${await start(app({ config: { SECURITY_HEADERS: false } }))}/page`, { headers: HTML });
     for (const name of [...CORE, 'strict-transport-security', 'cross-origin-opener-policy']) expect(off.headers.get(name), name).toBeNull();
@@ -210,7 +249,7 @@ describe('every header is changeable', () => {
   it('FW_ALPINE_BUILD=standard serves the standard Alpine and allows the eval it needs; csp (default) serves the CSP build', async () => {
     const standard = app({ config: { FW_ALPINE_BUILD: 'standard' } });
     const s = await start(standard);
-    expect(csp(await fetch(`${s}/api/json`))).toContain("script-src 'self' 'unsafe-eval'");
+    expect(csp(await fetch(`${s}/plain`))).toContain("script-src 'self' 'unsafe-eval'");
     const cspBuild = await start(app());
     const [a, b] = await Promise.all([fetch(`${s}/fluid/static/vendor/alpine.min.js`), fetch(`${cspBuild}/fluid/static/vendor/alpine.min.js`)]);
     const [standardJs, cspJs] = [await a.text(), await b.text()];

@@ -6,7 +6,7 @@
  * the templates, the after-request processors and the plugins, and builds the Koa stack in
  * `mix()`:
  *
- *   outer → errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
+ *   arrival hooks → outer → errors + processors → first → static files → context → app → request hooks → routers → fallback → 405
  *
  * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
  */
@@ -61,6 +61,9 @@ export type LifecycleHook = (fluid: FluidCore) => unknown;
 /** The app's after-request hook: gets the real (Koa) response of every request. */
 export type AfterRequestHook = (response: Koa.Response, ctx: FluidContext) => unknown;
 
+/** A hook run as each request arrives (`fluid.onRequest`). */
+export type ArrivalHook = (ctx: FluidContext) => void;
+
 /** Options of `fluid.close()`. */
 export interface CloseOptions {
   /**
@@ -109,6 +112,7 @@ export class FluidCore {
   readonly #before: BeforeRequestHook[] = [];
   readonly #after: AfterRequestHook[] = [];
   readonly #stages: Record<Stage, FluidMiddleware[]> = { outer: [], first: [], context: [], app: [], fallback: [] };
+  readonly #arrivals: ArrivalHook[] = [];
   readonly #mounts: StaticMount[] = [];
   readonly #servers = new Set<Server>();
   #mixing: Promise<void> | undefined;
@@ -184,6 +188,20 @@ export class FluidCore {
     if (typeof middleware !== 'function') throw new FrameworkException('fluid.use(): middleware must be a function');
     if (!STAGES.includes(stage)) throw new FrameworkException(`fluid.use(): unknown stage ${JSON.stringify(stage)}; expected one of ${STAGES.join(', ')}`);
     this.#stages[stage].push(middleware);
+    return this;
+  }
+
+  /**
+   * Registers a hook run synchronously as each request arrives, before any middleware (the
+   * `outer` stage included), in registration order. For plugins that only set something up per
+   * request (a request id, a listener on the response) and need no middleware level of their
+   * own: a hook costs a request one call, a middleware level a promise. A hook that throws fails
+   * the request with a 500 (logged). Frozen once the app has started.
+   */
+  onRequest(hook: ArrivalHook): this {
+    this.#checkOpen('onRequest');
+    if (typeof hook !== 'function') throw new FrameworkException('fluid.onRequest(): hook must be a function');
+    this.#arrivals.push(hook);
     return this;
   }
 
@@ -357,22 +375,44 @@ export class FluidCore {
     const { logger, processors, root } = this;
     const debug = this.config.DEBUG;
     const stages = this.#stages;
+    const arrivals = this.#arrivals;
+    const arrive = (ctx: FluidContext): void => {
+      for (let i = 0; i < arrivals.length; i++) arrivals[i]!(ctx);
+    };
+    // With outer middleware the arrival hooks need a level of their own, before it; without,
+    // they run in the error handler's level, whose handler then sees what they throw.
+    const ownLevel = arrivals.length > 0 && stages.outer.length > 0;
+    if (ownLevel) {
+      koa.use((ctx, next) => {
+        arrive(ctx);
+        return next();
+      });
+    }
     for (const mw of stages.outer) koa.use(mw);
     // Not async: a response no processor touches costs one `then` here.
     const finish = (ctx: FluidContext): Promise<void> | undefined => {
       fillErrorBody(ctx);
       return processors.run(ctx, logger);
     };
-    koa.use((ctx, next) =>
-      next().then(
+    const fail = async (ctx: FluidContext, err: unknown): Promise<void> => {
+      if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
+      else answerError(ctx, err, logger);
+      return finish(ctx);
+    };
+    const arriveHere = arrivals.length > 0 && !ownLevel;
+    koa.use((ctx, next) => {
+      if (arriveHere) {
+        try {
+          arrive(ctx);
+        } catch (err) {
+          return fail(ctx, err);
+        }
+      }
+      return next().then(
         () => finish(ctx),
-        async (err: unknown) => {
-          if (debug) await answerErrorInDebug(ctx, err, logger, root); // the debug page: never in production
-          else answerError(ctx, err, logger);
-          return finish(ctx);
-        },
-      ),
-    );
+        (err: unknown) => fail(ctx, err),
+      );
+    });
     this.#frozen = true;
     for (const mw of stages.first) koa.use(mw);
     koa.use(serveMounts(this.#mounts));

@@ -5,7 +5,7 @@
  * optional packages. The root export (`@fw/kernel`) re-exports what a typical app needs.
  */
 export { FluidCore } from './fluid.js';
-export type { FluidOptions, LifecycleHook, AfterRequestHook, RequestListener, CloseOptions } from './fluid.js';
+export type { FluidOptions, LifecycleHook, AfterRequestHook, ArrivalHook, RequestListener, CloseOptions } from './fluid.js';
 export { STAGES } from './plugin.js';
 export type { Plugin, Stage, Backend } from './plugin.js';
 export { reportBackends } from './backends.js';

@@ -17,7 +17,9 @@
  * | `backends(fluid)` | once the app serves (`serve()`): where the plugin keeps state the app's processes must share, for the startup line and the scale-out warnings |
  *
  * Middleware goes in at a named {@link Stage} with `fluid.use(middleware, stage)` (from
- * `register` or `build`). A plugin adds typed fields to the app or the context by declaration
+ * `register` or `build`); what only needs setting up per request, with no middleware level of
+ * its own, goes in as an arrival hook, `fluid.onRequest(hook)` (the request log, the security
+ * headers). A plugin adds typed fields to the app or the context by declaration
  * merging and defines them in `register`:
  *
  * ```ts
@@ -54,7 +56,7 @@ import type { FluidApp } from './context.js';
  * ```
  *
  * - `outer`: every request, around the error handler and the after-request processors, so it
- *   sees the final response, error pages included (the security headers); it must not throw;
+ *   sees the final response, error pages included; it must not throw;
  * - `first`: every request, before the static files (the rate limiter's per-request state);
  * - `context`: after the static files, before the app's middleware: proxies and per-request
  *   context (the Vite dev proxy, the locale);

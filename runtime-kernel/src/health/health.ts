@@ -21,7 +21,7 @@
  *   Nobody probing (a terminal, a test): no delay.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import type { FluidContext, FluidMiddleware, Next } from '../core/context.js';
 import { FrameworkException, type Logger } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
 import { Checks, type CheckOptions, type CheckResult, type Readiness, type ReadinessCheck } from './checks.js';
@@ -97,25 +97,30 @@ export class Health {
   middleware(): FluidMiddleware {
     const live = this.#config.HEALTH_LIVE_PATH;
     const ready = this.#config.HEALTH_READY_PATH;
-    return async (ctx, next) => {
+    // Not async: every other request pays one comparison, not a promise.
+    return (ctx, next) => {
       const path = ctx.path;
       if (path !== live && path !== ready) return next();
-      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !this.allows(ctx)) return next();
-      ctx.set('Cache-Control', 'no-store');
-      if (path === live) {
-        ctx.body = { status: 'ok' };
-        return;
-      }
-      this.#lastProbe = Date.now();
-      if (this.#app.closing) {
-        ctx.status = 503;
-        ctx.body = { status: 'draining' };
-        return;
-      }
-      const result = await this.readiness();
-      ctx.status = result.status === 'ready' ? 200 : 503;
-      ctx.body = { status: result.status, checks: publicChecks(result.checks) };
+      return this.#answer(ctx, next, path === live);
     };
+  }
+
+  async #answer(ctx: FluidContext, next: Next, live: boolean): Promise<unknown> {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !this.allows(ctx)) return next();
+    ctx.set('Cache-Control', 'no-store');
+    if (live) {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    this.#lastProbe = Date.now();
+    if (this.#app.closing) {
+      ctx.status = 503;
+      ctx.body = { status: 'draining' };
+      return;
+    }
+    const result = await this.readiness();
+    ctx.status = result.status === 'ready' ? 200 : 503;
+    ctx.body = { status: result.status, checks: publicChecks(result.checks) };
   }
 
   /** Keeps serving for `SERVER_DRAIN_DELAY` when a prober watched readiness in the last minute. */

@@ -8,12 +8,12 @@ import { requestLog } from './requests.js';
 
 export { requestLog, type RequestLogConfig } from './requests.js';
 
-/** The logging plugin (the `Fluid` of `@fw/kernel` has it): with `FW_LOG_REQUESTS` on, the request log at the `first` stage. */
+/** The logging plugin (the `Fluid` of `@fw/kernel` has it): with `FW_LOG_REQUESTS` on, the request log as an arrival hook. */
 export function logging(): Plugin {
   return {
     name: 'logging',
     register(fluid) {
-      if (fluid.config.FW_LOG_REQUESTS) fluid.use(requestLog(fluid.config, fluid.logger), 'first');
+      if (fluid.config.FW_LOG_REQUESTS) fluid.onRequest(requestLog(fluid.config, fluid.logger));
     },
   };
 }

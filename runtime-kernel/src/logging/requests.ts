@@ -8,15 +8,17 @@
  * - `ctx.requestId` is the id, answered as `X-Request-Id`. An incoming `X-Request-Id` (1-128
  *   characters of letters, digits and `._:-`) is kept only from a trusted proxy (`PROXY_FIX`
  *   and a peer in `PROXY_TRUSTED_HOSTS`, as for the client address); otherwise a fresh UUID.
+ * - Health probes (`HEALTH_LIVE_PATH`, `HEALTH_READY_PATH`) are neither logged nor given an id.
  *
  * Why not pino-http: it needs a pino instance (an app may give its own `Logger`), its default
  * serializers log every header (cookies and `Authorization` included) unless told otherwise,
  * and what fw needs is these few lines on Node's `finish` event.
  */
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { trustFunction } from '../core/client-address.js';
-import type { FluidMiddleware } from '../core/context.js';
+import type { FluidContext } from '../core/context.js';
 import type { Logger } from '../core/errors.js';
 
 declare module '../core/context.js' {
@@ -32,30 +34,52 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface RequestLogConfig {
   PROXY_FIX: boolean;
   PROXY_TRUSTED_HOSTS: string[];
+  HEALTH_ENABLED: boolean;
+  HEALTH_LIVE_PATH: string;
+  HEALTH_READY_PATH: string;
 }
 
-/** The request-log middleware (for the `first` stage: it sees every request, static files included). */
-export function requestLog(config: RequestLogConfig, logger: Logger): FluidMiddleware {
+/** What a response carries until its line is written. */
+interface Pending {
+  readonly started: number;
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+const PENDING: unique symbol = Symbol('fw.requestLog');
+type LoggedResponse = ServerResponse & { [PENDING]?: Pending };
+
+/**
+ * The request log as an arrival hook (`fluid.onRequest`): it sees every request, static files
+ * and health probes included, and costs none a middleware level.
+ */
+export function requestLog(config: RequestLogConfig, logger: Logger): (ctx: FluidContext) => void {
   const trust = config.PROXY_FIX && config.PROXY_TRUSTED_HOSTS.length > 0 ? trustFunction(config.PROXY_TRUSTED_HOSTS) : undefined;
-  return (ctx, next) => {
-    const started = process.hrtime.bigint();
+  // One listener for every response (it finds its request on the response): a request allocates
+  // no closure for it. A response emits `close` once: right after `finish` when it was sent, or
+  // when the client went away first (then it never finished).
+  function closed(this: LoggedResponse): void {
+    const pending = this[PENDING];
+    if (!pending) return;
+    const ms = Math.round((performance.now() - pending.started) * 100) / 100;
+    const status = this.writableFinished ? this.statusCode : 'aborted';
+    const line = `${pending.method} ${pending.path} ${status}`;
+    if (typeof status === 'number' && status >= 500) logger.warn(line, { requestId: pending.id, ms });
+    else logger.info(line, { requestId: pending.id, ms });
+  }
+  // Probes come every few seconds and say nothing a log reader wants: docs/logging.md.
+  const probes = config.HEALTH_ENABLED ? new Set([config.HEALTH_LIVE_PATH, config.HEALTH_READY_PATH]) : undefined;
+  return (ctx) => {
+    if (probes?.has(ctx.path)) return;
+    const started = performance.now();
     const given = trust ? ctx.get('X-Request-Id') : '';
-    const peer = ctx.req.socket.remoteAddress;
+    const peer = given ? ctx.req.socket.remoteAddress : undefined;
     const id = given && REQUEST_ID.test(given) && peer && isIP(peer) && trust!(peer, 0) ? given : randomUUID();
     ctx.requestId = id;
-    ctx.set('X-Request-Id', id);
-    const { method } = ctx;
-    const path = ctx.path;
-    const res = ctx.res;
-    // A response emits `close` once: right after `finish` when it was sent, or when the client
-    // went away first (then it never finished). One listener sees both.
-    res.once('close', () => {
-      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      const status = res.writableFinished ? res.statusCode : 'aborted';
-      const line = `${method} ${path} ${status}`;
-      if (typeof status === 'number' && status >= 500) logger.warn(line, { requestId: id, ms });
-      else logger.info(line, { requestId: id, ms });
-    });
-    return next();
+    const res = ctx.res as LoggedResponse;
+    res.setHeader('X-Request-Id', id);
+    res[PENDING] = { started, id, method: ctx.method, path: ctx.path };
+    res.on('close', closed);
   };
 }

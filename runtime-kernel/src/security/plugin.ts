@@ -1,21 +1,24 @@
 /**
  * The security-headers plugin (`SECURITY_HEADERS`, on by default): every response — pages, JSON,
- * static files, error pages, 404s — carries the headers of the app's `HeaderPolicy`.
+ * static files, error pages, 404s, responses a route wrote itself — carries the headers of the
+ * app's `HeaderPolicy`.
  *
- * Its middleware runs at the `outer` stage, around the error handler and the processors: the
- * headers go on before the rest of the stack runs (so a response written directly, such as a
- * proxied one, has them too). A processor replacing the response (the styled error pages) keeps
- * them; they are put back afterwards when an error answer dropped them, when the response used a
- * CSP nonce, or when the route overrode them.
+ * They go on when the response's head is written (an arrival hook wraps the response's
+ * `writeHead`), so they see the final response: its `Content-Type` (an inert one, such as JSON,
+ * gets the short list: `HeaderPolicy.inert`), the CSP nonce it used and the route's overrides,
+ * after the error handler and the processors had their say. A header the app set itself on the
+ * response is left as it is; a route changes fw's with `securityHeaders()` or
+ * `overrideSecurityHeaders()` (docs/security.md).
  */
+import { ServerResponse } from 'node:http';
 import type { Config } from '@fw/schemas';
-import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import type { FluidContext } from '../core/context.js';
 import { renderingContext } from '../core/context.js';
 import { ConfigError, FrameworkException } from '../core/errors.js';
 import type { Plugin } from '../core/plugin.js';
 import { isHttps } from '../auth/https.js';
 import { cspNonce, policyOf, setPolicy, stateOf } from './state.js';
-import { HeaderPolicy, type HeaderList } from './policy.js';
+import { HeaderPolicy, isInert } from './policy.js';
 
 /** The security-headers plugin (the `Fluid` of `@fw/kernel` has it); see the module comment. */
 export function security(): Plugin {
@@ -32,8 +35,8 @@ export function security(): Plugin {
       const policy = new HeaderPolicy(fluid.config);
       setPolicy(fluid, policy);
       if (!policy.sendsAny) return;
-      fluid.use(headersMiddleware(policy, fluid.config), 'outer');
-      // A styled error page replacing a response keeps them, rather than having them set again.
+      fluid.onRequest(headersOnWrite(policy, fluid.config));
+      // A styled error page replacing a response keeps those the app set itself.
       fluid.processors.keepHeaders([...policy.http, ...policy.https].map(([name]) => name));
     },
     start(fluid) {
@@ -48,35 +51,41 @@ export function security(): Plugin {
   };
 }
 
-/** The `outer` middleware sending `policy`'s headers. */
-function headersMiddleware(policy: HeaderPolicy, config: Config): FluidMiddleware {
-  const after = (ctx: FluidContext, https: boolean, list: HeaderList): void => {
-    const res = ctx.res;
-    if (res.headersSent) return;
-    const state = stateOf(ctx);
-    if (state === undefined) {
-      // An answer that dropped them (an error's, or a processor's that does not keep them): put them back.
-      if (list.length > 0 && !res.hasHeader(list[0]![0])) setAll(ctx, list);
-      return;
-    }
-    let effective = policy;
-    for (const overrides of state.overrides ?? []) effective = effective.with(overrides);
-    const final = https ? effective.https : effective.http;
-    if (effective !== policy) for (const [name] of list) res.removeHeader(name);
-    setAll(ctx, final);
-    const nonced = state.nonce && effective.cspHeader ? effective.noncedCsp(https, state.nonce) : undefined;
-    if (nonced) res.setHeader(effective.cspHeader!, nonced);
-  };
-  // Not async: one `then` per request.
-  return (ctx, next) => {
-    const https = isHttps(ctx, config);
-    const list = https ? policy.https : policy.http;
-    const res = ctx.res;
-    for (let i = 0; i < list.length; i++) res.setHeader(list[i]![0], list[i]![1]);
-    return next().then(() => after(ctx, https, list));
-  };
-}
+const CONTEXT: unique symbol = Symbol('fw.securityHeaders');
+type SecuredResponse = ServerResponse & { [CONTEXT]?: FluidContext };
+const writeHeadOf = ServerResponse.prototype.writeHead;
 
-function setAll(ctx: FluidContext, list: HeaderList): void {
-  for (const [name, value] of list) ctx.res.setHeader(name, value);
+/**
+ * The arrival hook: the response's `writeHead` (which Node calls itself before the first byte,
+ * `res.end()` and streams included) first sends `policy`'s headers for the final response.
+ */
+function headersOnWrite(policy: HeaderPolicy, config: Config): (ctx: FluidContext) => void {
+  // One function for every response (it finds its request on the response): no closure per request.
+  function writeHead(this: SecuredResponse, ...args: unknown[]): ServerResponse {
+    const ctx = this[CONTEXT];
+    if (ctx !== undefined) {
+      this[CONTEXT] = undefined;
+      send(ctx, this);
+    }
+    return Reflect.apply(writeHeadOf, this, args) as ServerResponse;
+  }
+  const send = (ctx: FluidContext, res: ServerResponse): void => {
+    const https = isHttps(ctx, config);
+    const state = stateOf(ctx);
+    let effective = policy;
+    if (state?.overrides) for (const overrides of state.overrides) effective = effective.with(overrides);
+    const inert = isInert(res.getHeader('Content-Type'));
+    const nonced = !inert && state?.nonce && effective.cspHeader ? effective.noncedCsp(https, state.nonce) : undefined;
+    const list = effective.headers(https, inert);
+    for (let i = 0; i < list.length; i++) {
+      const [name, value] = list[i]!;
+      if (res.hasHeader(name)) continue; // the app's own value wins
+      res.setHeader(name, nonced !== undefined && name === effective.cspHeader ? nonced : value);
+    }
+  };
+  return (ctx) => {
+    const res = ctx.res as SecuredResponse;
+    res[CONTEXT] = ctx;
+    res.writeHead = writeHead as ServerResponse['writeHead'];
+  };
 }

@@ -158,6 +158,15 @@ export class HeaderPolicy {
   readonly http: HeaderList;
   /** Headers for an HTTPS request, directly or through a trusted proxy. */
   readonly https: HeaderList;
+  /**
+   * The headers of an inert response (see {@link isInert}: JSON, CSS, images, fonts, …), over
+   * plain HTTP and HTTPS: those of `http`/`https` that apply to a resource a browser never runs
+   * as a page or a worker (no `Cross-Origin-Opener-Policy`, `Origin-Agent-Cluster`,
+   * `X-DNS-Prefetch-Control`, `X-Download-Options`, `X-Permitted-Cross-Domain-Policies`,
+   * `X-XSS-Protection`), and fw's CSP shortened to `default-src 'none'` plus the policy's
+   * `frame-ancestors`.
+   */
+  readonly inert: { readonly http: HeaderList; readonly https: HeaderList };
   /** `Content-Security-Policy`, `…-Report-Only`, or `undefined` when no CSP is sent. */
   readonly cspHeader: string | undefined;
   /** The directives the CSP is made of (fw's defaults with `SECURITY_CSP` and any overrides). */
@@ -225,6 +234,23 @@ export class HeaderPolicy {
     this.https = finish([...base, ...hsts], this.#csp?.https);
     const own = (list: HeaderList, csp: CspPair | undefined) => csp !== undefined && list.some(([name, value]) => name === this.cspHeader && value === csp.plain);
     this.#nonceable = { http: own(this.http, this.#csp?.http), https: own(this.https, this.#csp?.https) };
+    let inertCsp: string | undefined;
+    try {
+      inertCsp = p.csp ? cspValue(inertDirectives(p.directives), false, false, debug) : undefined;
+    } catch (err) {
+      throw configError(what, err);
+    }
+    const inert = (list: HeaderList, csp: CspPair | undefined): HeaderList =>
+      list
+        .filter(([name]) => !DOCUMENT_ONLY.has(name.toLowerCase()))
+        .map(([name, value]) => (inertCsp !== undefined && name === this.cspHeader && value === csp?.plain ? [name, inertCsp] : [name, value]));
+    this.inert = { http: inert(this.http, this.#csp?.http), https: inert(this.https, this.#csp?.https) };
+  }
+
+  /** The headers of a response: over HTTPS or not, inert (see {@link isInert}) or not. */
+  headers(https: boolean, inert: boolean): HeaderList {
+    if (inert) return https ? this.inert.https : this.inert.http;
+    return https ? this.https : this.http;
   }
 
   /** True when some header is sent at all. */
@@ -259,6 +285,62 @@ export class HeaderPolicy {
     return variant;
   }
 }
+
+/** The headers that only a page (or a worker) heeds: an inert response goes without them. */
+const DOCUMENT_ONLY = new Set([
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]);
+
+/** An inert response's CSP: nothing may load, framed as the policy says. */
+function inertDirectives(directives: Readonly<Record<string, readonly string[]>>): Record<string, readonly string[]> {
+  const frame = directives['frame-ancestors'];
+  return frame ? { 'default-src': ["'none'"], 'frame-ancestors': frame } : { 'default-src': ["'none'"] };
+}
+
+// Content types seen, and whether each is inert (bounded: a type is a handful of strings per app).
+const inertTypes = new Map<string, boolean>();
+
+/**
+ * Whether a response of this `Content-Type` is inert: a browser never renders it as a page nor
+ * runs it as a worker, so the page-only headers mean nothing on it. JSON (`+json` too), CSS,
+ * plain text, CSV, event streams, images other than SVG, fonts, audio, video, `wasm` and
+ * octet streams are. HTML, XML and SVG (documents that can run scripts), JavaScript (a worker's
+ * CSP is its own response's), PDF, anything else and a missing type are not.
+ */
+export function isInert(type: unknown): boolean {
+  if (typeof type !== 'string') return false;
+  let inert = inertTypes.get(type);
+  if (inert === undefined) {
+    const semi = type.indexOf(';');
+    const mime = (semi === -1 ? type : type.slice(0, semi)).trim().toLowerCase();
+    const top = mime.slice(0, mime.indexOf('/'));
+    inert =
+      INERT.has(mime) ||
+      mime.endsWith('+json') ||
+      top === 'font' ||
+      top === 'audio' ||
+      top === 'video' ||
+      (top === 'image' && mime !== 'image/svg+xml');
+    if (inertTypes.size < 256) inertTypes.set(type, inert);
+  }
+  return inert;
+}
+
+const INERT = new Set([
+  'application/json',
+  'application/x-ndjson',
+  'application/octet-stream',
+  'application/wasm',
+  'text/css',
+  'text/csv',
+  'text/event-stream',
+  'text/plain',
+]);
 
 /** Applies name → value | null overrides (case-insensitive names) to a header list. */
 function applyOverrides(list: HeaderList, overrides: Readonly<Record<string, string | null>>): HeaderList {
