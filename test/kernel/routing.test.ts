@@ -124,13 +124,23 @@ describe('Additives', () => {
     const blog = new Additive('blog', { root: makeProject() });
     blog.app.get('index', '/', () => 'blog home');
     blog.app.get('post', '/:slug', (ctx) => `post ${ctx.params.slug}`);
+    blog.api.get('posts', '/posts', () => ({ from: 'blog api' }));
     f.additive(blog);
     f.app.get('blogger', '/blogger', () => 'app blogger');
+    f.app.get('pinned', '/blog/pinned/:slug', (ctx) => `app pinned ${ctx.params.slug}`);
+    f.app.get('deep', '/blogs/:a/:b', (ctx) => `app ${ctx.params.a}/${ctx.params.b}`);
+    f.api.get('api-posts', '/posts', () => ({ from: 'app api' }));
     const url = await start(f);
     expect(await (await fetch(`${url}/blog/`)).text()).toBe('blog home');
     expect(await (await fetch(`${url}/BLOG/First`)).text()).toBe('post First');
     expect(await (await fetch(`${url}/blogger`)).text()).toBe('app blogger');
     expect((await fetch(`${url}/blogs/x`)).status).toBe(404);
+    expect(await (await fetch(`${url}/blogs/x/y`)).text()).toBe('app x/y');
+    // Under the Additive's prefix, what none of its routes match still reaches the app's.
+    expect(await (await fetch(`${url}/blog/pinned/a`)).text()).toBe('app pinned a');
+    expect(await (await fetch(`${url}/api/blog/posts`)).json()).toEqual({ from: 'blog api' });
+    expect(await (await fetch(`${url}/API/Blog/posts`)).json()).toEqual({ from: 'blog api' });
+    expect(await (await fetch(`${url}/api/posts`)).json()).toEqual({ from: 'app api' });
   });
 });
 

@@ -222,21 +222,30 @@ function hookRunner(hooks: RouteHooks): Handler {
 /**
  * One middleware dispatching to `routers` in order, as if each were its own middleware, except
  * that a router whose prefix the path is outside of is skipped without a call: an Additive's
- * routers cost a request elsewhere one prefix test, not a middleware level. `undefined` when no
- * router has routes.
+ * routers cost a request elsewhere nothing but one lookup of the path's first segment (and a
+ * prefix test for the routers that share it), not a middleware level. `undefined` when no router
+ * has routes.
  */
 export function dispatchRouters(routers: readonly HttpRouter[]): FluidMiddleware | undefined {
   const list = routers.flatMap((r) => {
     const dispatch = r.dispatcher() as (FluidMiddleware & { inside?: RegExp }) | undefined;
-    return dispatch ? [{ dispatch, inside: dispatch.inside }] : [];
+    return dispatch ? [{ dispatch, inside: dispatch.inside, segment: firstSegment(r.prefix) }] : [];
   });
   if (list.length === 0) return undefined;
+  // The routers a path can reach, by its first segment (lowercase: routes match case-insensitively),
+  // in dispatch order: those whose prefix starts with that segment, and the root routers.
+  const roots = list.filter((e) => e.segment === undefined);
+  const bySegment = new Map<string, typeof list>();
+  for (const { segment } of list) {
+    if (segment !== undefined && !bySegment.has(segment)) bySegment.set(segment, list.filter((e) => e.segment === undefined || e.segment === segment));
+  }
   const dispatcher: FluidMiddleware = (ctx, next) => {
     const path = ctx.path;
+    const candidates = bySegment.size === 0 ? roots : (bySegment.get(firstSegment(path) ?? '') ?? roots);
     let i = 0;
     const step = (): Promise<unknown> => {
-      while (i < list.length) {
-        const { dispatch, inside } = list[i++]!;
+      while (i < candidates.length) {
+        const { dispatch, inside } = candidates[i++]!;
         if (inside === undefined || inside.test(path)) return Promise.resolve(dispatch(ctx, step));
       }
       return next();
@@ -244,6 +253,13 @@ export function dispatchRouters(routers: readonly HttpRouter[]): FluidMiddleware
     return step();
   };
   return Object.assign(dispatcher, { routers: routers.map((r) => r.router) }); // which routers it serves
+}
+
+/** The first segment of a path or prefix, lowercase (`/API/blog/x` → `api`); `undefined` for `''` and `/`. */
+function firstSegment(path: string): string | undefined {
+  const end = path.indexOf('/', 1);
+  const segment = end === -1 ? path.slice(1) : path.slice(1, end);
+  return segment === '' ? undefined : segment.toLowerCase();
 }
 
 /**
