@@ -242,6 +242,11 @@ export function dispatchRouters(routers: readonly HttpRouter[]): FluidMiddleware
   const dispatcher: FluidMiddleware = (ctx, next) => {
     const path = ctx.path;
     const candidates = bySegment.size === 0 ? roots : (bySegment.get(firstSegment(path) ?? '') ?? roots);
+    if (candidates.length === 1) {
+      // The usual case outside /api and the Additives: the app's router alone, called directly.
+      const { dispatch, inside } = candidates[0]!;
+      return inside === undefined || inside.test(path) ? dispatch(ctx, next) : next();
+    }
     let i = 0;
     const step = (): Promise<unknown> => {
       while (i < candidates.length) {
