@@ -21,7 +21,7 @@ import type { Cache, JsonValue } from '../cache/cache.js';
 import { FileCache } from '../cache/file.js';
 import { authOf, type Auth } from './auth.js';
 import { isHttps } from './https.js';
-import { deriveKey } from './signed.js';
+import { CookieKeys, deriveKey } from './signed.js';
 import type { User } from './user.js';
 
 /** What fw keeps in a session (the app may add its own JSON fields). */
@@ -60,7 +60,7 @@ export function hasSession(ctx: FluidContext): boolean {
 /** The session middleware for `auth` (added by `installAuth`). */
 export function sessionMiddleware(auth: Auth): FluidMiddleware {
   const fluid = auth.fluid;
-  fluid.koa.keys = [deriveKey(auth.secret, 'session').toString('base64url')];
+  fluid.koa.keys = new CookieKeys([deriveKey(auth.secret, 'session').toString('base64url')]);
   const store = new SessionStore(() => auth.cache);
   const ttl = auth.options.sessionMaxAge;
   const inner = createSession(
