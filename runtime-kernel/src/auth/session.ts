@@ -1,8 +1,8 @@
 /**
  * Sessions: koa-session with its store in the app cache (`sess:<id>`). The cookie is signed
- * (key derived from `SECRET_KEY`), HttpOnly, SameSite=Lax, and Secure when the request is HTTPS
- * (`X-Forwarded-Proto` only from a trusted proxy, see `isHttps`). `signIn` regenerates the
- * session id (no fixation); `signOut` clears the session.
+ * (by `CookieKeys`, key derived from `SECRET_KEY`), HttpOnly, SameSite=Lax, and Secure when the
+ * request is HTTPS (`X-Forwarded-Proto` only from a trusted proxy, see `isHttps`). `signIn`
+ * regenerates the session id (no fixation); `signOut` clears the session.
  *
  * The store (`SessionStore`) reads and writes the app cache. On the `file` cache (the default) it
  * also keeps the sessions this process has seen in memory, writing every change through to the
