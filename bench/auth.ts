@@ -2,7 +2,9 @@
  * Auth: a route behind `requireUser` with a session cookie (the default cache backend, and the
  * memory cache) against Koa + koa-session with an in-memory store, over HTTP; and bearer-token
  * verification (`auth.verifyToken`: header and kid checks, key lookup, jose, claim checks)
- * against raw `jose.jwtVerify` with the key in hand, in this process.
+ * against raw `jose.jwtVerify` with the key in hand, in this process. The baseline checks its
+ * signed cookie with Koa's default keygrip, fw with `CookieKeys` (the same signatures, one HMAC
+ * and `timingSafeEqual` instead of keygrip's tsscmp: docs/performance.md, "Sessions").
  *
  *   npm run bench -- auth        # BENCH_ROUNDS=5 BENCH_SECONDS=2 BENCH_VERIFY=20000
  */

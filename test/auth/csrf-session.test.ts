@@ -1,7 +1,8 @@
 /** CSRF (missing, tampered, wrong type, cross-origin), session cookies and fixation, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fluid } from '@fw/kernel';
-import { PayloadSigner, session, signOut, requireUser } from '@fw/kernel/auth';
+import Keygrip from 'keygrip';
+import { PayloadSigner, deriveKey, session, signOut, requireUser } from '@fw/kernel/auth';
 import { cleanupProjects } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
 
@@ -156,6 +157,27 @@ describe('session cookie', () => {
     await c.signIn(USERS.verified!);
     c.jar.set('fw.sid.sig', 'AAAA');
     expect((await c.fetch('/me', { headers: { Accept: 'application/json' } })).status).toBe(401);
+  });
+
+  it("signs like Koa's keygrip (cookies signed before stay valid); a forged signature of the right length is ignored", async () => {
+    const c = new Client(base);
+    await c.signIn(USERS.verified!);
+    const sid = c.jar.get('fw.sid')!;
+    const sig = c.jar.get('fw.sid.sig')!;
+    const keygrip = new Keygrip([deriveKey(fluid.auth.secret, 'session').toString('base64url')]);
+    expect(sig).toBe(keygrip.sign(`fw.sid=${sid}`));
+    expect((await c.fetch('/me', { headers: { Accept: 'application/json' } })).status).toBe(200);
+    const forged = sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A');
+    for (const [name, value] of [
+      ['fw.sid.sig', forged],
+      ['fw.sid', sid.slice(0, -1) + (sid.endsWith('A') ? 'B' : 'A')], // another id under the real signature
+    ] as const) {
+      const attacker = new Client(base);
+      attacker.jar.set('fw.sid', sid);
+      attacker.jar.set('fw.sid.sig', sig);
+      attacker.jar.set(name, value);
+      expect((await attacker.fetch('/me', { headers: { Accept: 'application/json' } })).status).toBe(401);
+    }
   });
 
   it('fixation: the session id changes at sign-in and the old id is dead', async () => {

@@ -1,8 +1,8 @@
 /**
  * Sessions: koa-session with its store in the app cache (`sess:<id>`). The cookie is signed
- * (key derived from `SECRET_KEY`), HttpOnly, SameSite=Lax, and Secure when the request is HTTPS
- * (`X-Forwarded-Proto` only from a trusted proxy, see `isHttps`). `signIn` regenerates the
- * session id (no fixation); `signOut` clears the session.
+ * (by `CookieKeys`, key derived from `SECRET_KEY`), HttpOnly, SameSite=Lax, and Secure when the
+ * request is HTTPS (`X-Forwarded-Proto` only from a trusted proxy, see `isHttps`). `signIn`
+ * regenerates the session id (no fixation); `signOut` clears the session.
  *
  * The store (`SessionStore`) reads and writes the app cache. On the `file` cache (the default) it
  * also keeps the sessions this process has seen in memory, writing every change through to the
@@ -21,7 +21,7 @@ import type { Cache, JsonValue } from '../cache/cache.js';
 import { FileCache } from '../cache/file.js';
 import { authOf, type Auth } from './auth.js';
 import { isHttps } from './https.js';
-import { deriveKey } from './signed.js';
+import { CookieKeys, deriveKey } from './signed.js';
 import type { User } from './user.js';
 
 /** What fw keeps in a session (the app may add its own JSON fields). */
@@ -60,7 +60,7 @@ export function hasSession(ctx: FluidContext): boolean {
 /** The session middleware for `auth` (added by `installAuth`). */
 export function sessionMiddleware(auth: Auth): FluidMiddleware {
   const fluid = auth.fluid;
-  fluid.koa.keys = [deriveKey(auth.secret, 'session').toString('base64url')];
+  fluid.koa.keys = new CookieKeys([deriveKey(auth.secret, 'session').toString('base64url')]);
   const store = new SessionStore(() => auth.cache);
   const ttl = auth.options.sessionMaxAge;
   const inner = createSession(
