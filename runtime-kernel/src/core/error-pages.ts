@@ -16,7 +16,7 @@ import { defaultMessage } from './errors.js';
 export const STYLED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 413, 429, 500, 502, 503]);
 
 /** Headers of the replaced response that the styled page keeps. */
-export const KEPT_HEADERS: readonly string[] = [
+export const KEPT_HEADERS: readonly string[] = Object.freeze([
   'www-authenticate',
   'retry-after',
   'set-cookie',
@@ -27,7 +27,7 @@ export const KEPT_HEADERS: readonly string[] = [
   'ratelimit-policy',
   'ratelimit',
   'x-request-id',
-];
+]);
 
 /** Data every `errors/<status>.html` template gets. */
 export interface ErrorPageData {
@@ -39,9 +39,32 @@ export interface ErrorPageData {
   message: string;
 }
 
+// `Accept` header value → what it prefers of JSON and HTML. Clients send few distinct values, and
+// the answer is a pure function of the value, so each is negotiated once.
+const preferences = new Map<string, 'json' | 'html' | false>();
+/** Distinct `Accept` values remembered; when full, all are forgotten (hostile values cannot grow it). */
+const PREFERENCES_MAX = 200;
+
+/**
+ * What the request prefers of JSON and HTML, as `ctx.accepts('json', 'html')` answers: `'json'`
+ * also when there is no `Accept` header, `false` when it accepts neither.
+ */
+export function prefersJsonOrHtml(ctx: FluidContext): 'json' | 'html' | false {
+  const accept = ctx.req.headers.accept;
+  if (accept === undefined) return 'json';
+  let preferred = preferences.get(accept);
+  if (preferred === undefined) {
+    const answer = ctx.accepts('json', 'html');
+    preferred = answer === 'json' || answer === 'html' ? answer : false;
+    if (preferences.size >= PREFERENCES_MAX) preferences.clear();
+    preferences.set(accept, preferred);
+  }
+  return preferred;
+}
+
 /** True when the client accepts HTML rather than JSON. */
 export function acceptsHtml(ctx: FluidContext): boolean {
-  return ctx.accepts('json', 'html') === 'html';
+  return prefersJsonOrHtml(ctx) === 'html';
 }
 
 function isJson(res: BufferedResponse): boolean {
@@ -79,7 +102,8 @@ const PAGES_MAX = 256;
 
 /** The styled-error-page processor; `render` renders a template name with data. */
 export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup, options: ErrorPageOptions = {}): AfterRequestProcessor {
-  const pages = new Map<string, string>();
+  // Pages kept as bytes: the body setter then neither measures nor sniffs a string.
+  const pages = new Map<string, Buffer>();
   let generation: number | undefined;
   return (res, ctx) => {
     if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx) || debugAnswers.has(ctx)) return undefined;
@@ -94,7 +118,7 @@ export function errorPageProcessor(render: (template: string, data: ErrorPageDat
     const key = cacheable ? `${status}\0${localeOf(ctx)}\0${message}` : '';
     let body = cacheable ? pages.get(key) : undefined;
     if (body === undefined) {
-      body = render(`errors/${status}.html`, { status, title: defaultMessage(status), message }).toString();
+      body = Buffer.from(render(`errors/${status}.html`, { status, title: defaultMessage(status), message }).toString());
       if (cacheable && pages.size < PAGES_MAX) pages.set(key, body);
     }
     return { status, body, type: 'html', keepHeaders: KEPT_HEADERS };
