@@ -65,8 +65,12 @@ function remember(file: string, entry: KnownFile): void {
   known.set(file, entry);
 }
 
-/** Keeps a known file's bytes, dropping the oldest kept bodies (Map order) beyond the budget. */
-function keep(entry: KnownFile, body: Buffer): void {
+/**
+ * Keeps a known file's bytes, dropping the oldest kept bodies (Map order) beyond the budget; not
+ * when another request has meanwhile made a newer entry the known one.
+ */
+function keep(file: string, entry: KnownFile, body: Buffer): void {
+  if (known.get(file) !== entry || entry.body !== undefined) return;
   entry.body = body;
   keptBytes += body.length;
   for (const other of known.values()) {
@@ -90,8 +94,8 @@ function isNotFound(err: unknown): boolean {
 }
 
 /** The weak validator: size and mtime (ms), the shape `send`/`serve-static` use. */
-export function weakEtag(stats: Pick<Stats, 'size' | 'mtimeMs'>): string {
-  return `W/"${stats.size.toString(16)}-${Math.trunc(stats.mtimeMs).toString(16)}"`;
+function weakEtag(stats: Stats): string {
+  return `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`;
 }
 
 /** Sends files with one `Cache-Control` value (a mount's). */
@@ -154,7 +158,7 @@ export class StaticFileSender {
       const settled = Date.now() - Math.max(stats.mtimeMs, stats.ctimeMs) > SETTLED_MS;
       const body = await readAll(handle, stats.size);
       // Bytes that are all there and no longer changing are kept; the headers are kept either way.
-      if (settled && body.length === stats.size) keep(entry, body);
+      if (settled && body.length === stats.size) keep(file, entry, body);
       ctx.body = body;
       return true;
     } finally {
