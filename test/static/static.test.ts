@@ -233,6 +233,14 @@ describe('kept files see changes on disk', () => {
     return [res.status, res.body.toString()];
   };
   const ahead = () => vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10_000 });
+  /** Writes a file, lets the clock run ahead and fetches it once, so its bytes are kept. */
+  const kept = async (name: string, content: string): Promise<string> => {
+    const file = join(dir(), name);
+    writeFileSync(file, content);
+    ahead();
+    expect(await body(name)).toEqual([200, content]);
+    return file;
+  };
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -261,10 +269,7 @@ describe('kept files see changes on disk', () => {
   });
 
   it('a deleted file falls through to 404, and is served again once it is back', async () => {
-    const file = join(dir(), 'gone.txt');
-    writeFileSync(file, 'here');
-    ahead();
-    expect(await body('gone.txt')).toEqual([200, 'here']);
+    const file = await kept('gone.txt', 'here');
     unlinkSync(file);
     expect(await body('gone.txt')).toEqual([404, 'fell-through']);
     writeFileSync(file, 'back');
@@ -272,10 +277,7 @@ describe('kept files see changes on disk', () => {
   });
 
   it('a file replaced by a folder falls through; one grown past the kept size is streamed whole', async () => {
-    const file = join(dir(), 'shape.txt');
-    writeFileSync(file, 'small');
-    ahead();
-    expect(await body('shape.txt')).toEqual([200, 'small']);
+    const file = await kept('shape.txt', 'small');
     rmSync(file);
     mkdirSync(file);
     expect(await body('shape.txt')).toEqual([404, 'fell-through']);
