@@ -56,6 +56,25 @@ describe('styled error pages (FW_PROCESSING on by default)', () => {
     expect(await wrong.text()).toContain('<p class="fw-status">405</p>');
   });
 
+  it('negotiates each Accept value on its own, however often and in whatever order they come', async () => {
+    const url = await start(app());
+    // Each value's answer is remembered: an answer kept under the wrong value would show here.
+    const kinds = ['text/html', 'application/json', 'text/html;q=0.5, application/json', 'application/json;q=0.1, text/html', 'image/png', '*/*'];
+    const expected = ['page', 'json', 'json', 'page', 'text', 'json'];
+    for (const round of [0, 1, 2]) {
+      const got: string[] = [];
+      for (const accept of round === 1 ? [...kinds].reverse() : kinds) {
+        const res = await fetch(`${url}/nowhere`, { headers: { accept } });
+        const type = res.headers.get('content-type') ?? '';
+        const body = await res.text();
+        got.push(type.startsWith('text/html') && body.includes('fw-status') ? 'page' : type.startsWith('application/json') ? 'json' : 'text');
+      }
+      expect(got).toEqual(round === 1 ? [...expected].reverse() : expected);
+    }
+    const none = await fetch(`${url}/nowhere`, { headers: { accept: '' } });
+    expect(none.headers.get('content-type')).not.toMatch(/^text\/html/);
+  });
+
   it('leaves JSON responses and other statuses untouched', async () => {
     const f = app();
     f.app.get('json404', '/json404', (ctx) => {
@@ -221,6 +240,28 @@ describe('after-request processors', () => {
       { status: 200, body: 'hello' },
       { status: 200, body: 'please replace me' },
     ]);
+  });
+
+  it('a replacement keeps the headers its keepHeaders names (any case, even when the list changes) and gets its own type', async () => {
+    const f = app({ config: { FW_PROCESSING: false } });
+    const keep = ['X-One'];
+    f.processor(() => ({ status: 200, body: '<b>not html</b>', type: 'text/plain', keepHeaders: keep }));
+    f.app.get('home', '/', (ctx) => {
+      ctx.set('X-One', '1');
+      ctx.set('X-Two', '2');
+      return 'original';
+    });
+    const url = await start(f);
+    const first = await fetch(url);
+    expect([first.headers.get('x-one'), first.headers.get('x-two'), first.headers.get('content-type'), await first.text()]).toEqual([
+      '1',
+      null,
+      'text/plain; charset=utf-8',
+      '<b>not html</b>',
+    ]);
+    keep.splice(0, 1, 'X-TWO'); // the same array, changed: the next replacement follows it
+    const second = await fetch(url);
+    expect([second.headers.get('x-one'), second.headers.get('x-two')]).toEqual([null, '2']);
   });
 
   it('a failing processor leaves the response as it was and is logged', async () => {

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FrameworkException, HttpError } from '@fw/kernel';
 import { serveStatic } from '@fw/kernel/core';
 
@@ -220,6 +220,90 @@ describe.each(MOUNTS)('static mount $prefix: serving', (mount) => {
         body: 'fell-through',
       });
     }
+  });
+});
+
+// A file's headers are kept per file, and a small file's bytes once it has settled (its last
+// change more than a couple of seconds old): every request stats the file and must see any change.
+// The clock runs ten seconds ahead so files written here count as settled and are kept.
+describe('kept files see changes on disk', () => {
+  const dir = () => join(root, 'fluid/static');
+  const body = async (name: string): Promise<[number, string]> => {
+    const res = await raw(`/static/${name}`);
+    return [res.status, res.body.toString()];
+  };
+  const ahead = () => vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10_000 });
+  /** Writes a file, lets the clock run ahead and fetches it once, so its bytes are kept. */
+  const kept = async (name: string, content: string): Promise<string> => {
+    const file = join(dir(), name);
+    writeFileSync(file, content);
+    ahead();
+    expect(await body(name)).toEqual([200, content]);
+    return file;
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a same-size rewrite with the old mtime, a rename over it, a resize: each is served fresh', async () => {
+    const file = join(dir(), 'kept.txt');
+    writeFileSync(file, 'AAAA');
+    const { mtime } = statSync(file);
+    ahead();
+    expect(await body('kept.txt')).toEqual([200, 'AAAA']);
+    expect(await body('kept.txt')).toEqual([200, 'AAAA']);
+    // Same size, mtime put back: only the ctime tells.
+    writeFileSync(file, 'BBBB');
+    utimesSync(file, mtime, mtime);
+    expect(await body('kept.txt')).toEqual([200, 'BBBB']);
+    // A new file renamed over it with the same size and mtime: only the inode tells.
+    writeFileSync(`${file}.tmp`, 'CCCC');
+    utimesSync(`${file}.tmp`, mtime, mtime);
+    renameSync(`${file}.tmp`, file);
+    expect(await body('kept.txt')).toEqual([200, 'CCCC']);
+    writeFileSync(file, 'DDDDDDDD');
+    const res = await raw('/static/kept.txt');
+    expect(res.body.toString()).toBe('DDDDDDDD');
+    expect(res.headers['content-length']).toBe('8');
+    expect(res.headers.etag).toBe(`W/"8-${statSync(file).mtime.getTime().toString(16)}"`);
+  });
+
+  it('a deleted file falls through to 404, and is served again once it is back', async () => {
+    const file = await kept('gone.txt', 'here');
+    unlinkSync(file);
+    expect(await body('gone.txt')).toEqual([404, 'fell-through']);
+    writeFileSync(file, 'back');
+    expect(await body('gone.txt')).toEqual([200, 'back']);
+  });
+
+  it('a file replaced by a folder falls through; one grown past the kept size is streamed whole', async () => {
+    const file = await kept('shape.txt', 'small');
+    rmSync(file);
+    mkdirSync(file);
+    expect(await body('shape.txt')).toEqual([404, 'fell-through']);
+    rmSync(file, { recursive: true });
+    const large = Buffer.alloc(300 * 1024, 'y');
+    writeFileSync(file, large);
+    const first = await raw('/static/shape.txt');
+    expect(first.body.equals(large)).toBe(true);
+    expect(first.headers['content-length']).toBe(String(large.length));
+    const again = await raw('/static/shape.txt', 'GET', { 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    writeFileSync(file, 'small again');
+    expect(await body('shape.txt')).toEqual([200, 'small again']);
+  });
+
+  it('a changed file no longer answers 304 to the old validator', async () => {
+    const file = join(dir(), 'etag.txt');
+    writeFileSync(file, 'one');
+    utimesSync(file, new Date(1_000_000), new Date(1_000_000));
+    ahead();
+    const first = await raw('/static/etag.txt');
+    expect((await raw('/static/etag.txt', 'GET', { 'if-none-match': String(first.headers.etag) })).status).toBe(304);
+    writeFileSync(file, 'two');
+    const changed = await raw('/static/etag.txt', 'GET', { 'if-none-match': String(first.headers.etag) });
+    expect(changed.status).toBe(200);
+    expect(changed.body.toString()).toBe('two');
   });
 });
 

@@ -102,6 +102,21 @@ describe('rule 2: the vite_ns cookie', () => {
     expect(await get(debug, '/shop.svg', 'additives/shop/frontend')).toEqual([200, '<svg>shop</svg>']);
     expect((await get(debug, '/logo.svg', 'additives/shop/frontend'))[0]).toBe(404);
   });
+  it('the same path answers from whichever workspace each request names, every time', async () => {
+    writeFileSync(join(root, 'fluid/frontend/public/both.svg'), 'app');
+    writeFileSync(join(root, 'additives/shop/frontend/public/both.svg'), 'shop');
+    for (const _ of [1, 2]) {
+      expect(await get(debug, '/both.svg', 'fluid/frontend')).toEqual([200, 'app']);
+      expect(await get(debug, '/both.svg', 'additives/shop/frontend')).toEqual([200, 'shop']);
+      expect((await get(debug, '/both.svg', null))[0]).toBe(404);
+    }
+  });
+  it('reads the cookie among others and quoted, as the cookies package does', async () => {
+    const res = await fetch(`${prod}/logo.svg`, { headers: { cookie: 'a=1; vite_ns="fluid/frontend"; b=2' } });
+    expect([res.status, await res.text()]).toEqual([200, '<svg>logo</svg>']);
+    const other = await fetch(`${prod}/logo.svg`, { headers: { cookie: 'not_vite_ns=fluid/frontend' } });
+    expect(other.status).toBe(404);
+  });
 });
 
 describe('rule 3: candidates', () => {

@@ -8,7 +8,7 @@
  * styled page.
  */
 import type { FluidContext } from './context.js';
-import type { AfterRequestProcessor, BufferedResponse } from './processors.js';
+import type { AfterRequestProcessor } from './processors.js';
 import type { Markup } from './markup.js';
 import { defaultMessage } from './errors.js';
 
@@ -16,7 +16,7 @@ import { defaultMessage } from './errors.js';
 export const STYLED_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 413, 429, 500, 502, 503]);
 
 /** Headers of the replaced response that the styled page keeps. */
-export const KEPT_HEADERS: readonly string[] = [
+export const KEPT_HEADERS: readonly string[] = Object.freeze([
   'www-authenticate',
   'retry-after',
   'set-cookie',
@@ -27,7 +27,7 @@ export const KEPT_HEADERS: readonly string[] = [
   'ratelimit-policy',
   'ratelimit',
   'x-request-id',
-];
+]);
 
 /** Data every `errors/<status>.html` template gets. */
 export interface ErrorPageData {
@@ -39,21 +39,42 @@ export interface ErrorPageData {
   message: string;
 }
 
+// `Accept` header value → what it prefers of JSON and HTML. Clients send few distinct values, and
+// the answer is a pure function of the value, so each is negotiated once.
+const preferences = new Map<string, 'json' | 'html' | false>();
+/** Distinct `Accept` values remembered; when full, all are forgotten (hostile values cannot grow it). */
+const PREFERENCES_MAX = 200;
+
+/**
+ * What the request prefers of JSON and HTML, as `ctx.accepts('json', 'html')` answers: `'json'`
+ * also when there is no `Accept` header, `false` when it accepts neither.
+ */
+export function prefersJsonOrHtml(ctx: FluidContext): 'json' | 'html' | false {
+  const accept = ctx.req.headers.accept;
+  if (accept === undefined) return 'json';
+  let preferred = preferences.get(accept);
+  if (preferred === undefined) {
+    const answer = ctx.accepts('json', 'html');
+    preferred = answer === 'json' || answer === 'html' ? answer : false;
+    if (preferences.size >= PREFERENCES_MAX) preferences.clear();
+    preferences.set(accept, preferred);
+  }
+  return preferred;
+}
+
 /** True when the client accepts HTML rather than JSON. */
 export function acceptsHtml(ctx: FluidContext): boolean {
-  return ctx.accepts('json', 'html') === 'html';
+  return prefersJsonOrHtml(ctx) === 'html';
 }
 
-function isJson(res: BufferedResponse): boolean {
-  if (res.type.includes('json')) return true;
-  return res.body !== null && typeof res.body === 'object' && !Buffer.isBuffer(res.body) && res.type === '';
+function isJson(type: string, body: unknown): boolean {
+  if (type.includes('json')) return true;
+  return body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && type === '';
 }
 
-function messageOf(res: BufferedResponse): string {
-  if (res.status < 500 && typeof res.body === 'string' && res.type.startsWith('text/plain') && res.body.length <= 300) {
-    return res.body;
-  }
-  return defaultMessage(res.status);
+function messageOf(status: number, type: string, body: unknown): string {
+  if (status < 500 && typeof body === 'string' && type.startsWith('text/plain') && body.length <= 300) return body;
+  return defaultMessage(status);
 }
 
 // Requests the debug error page answered (debug only): the styled page must not replace it.
@@ -74,17 +95,26 @@ export interface ErrorPageOptions {
   cacheable?: () => number | undefined;
 }
 
+// The full type (what `ctx.type = 'html'` sets), so Koa need not look the extension up.
+const HTML = 'text/html; charset=utf-8';
+
 /** Rendered pages kept at most (the message may be the app's own text); beyond, pages render afresh. */
 const PAGES_MAX = 256;
 
 /** The styled-error-page processor; `render` renders a template name with data. */
 export function errorPageProcessor(render: (template: string, data: ErrorPageData) => Markup, options: ErrorPageOptions = {}): AfterRequestProcessor {
+  // Pages kept as strings, not bytes: Node then sends the headers and a small body in one write
+  // (a Buffer body takes a second chunk and a writev, measured dearer).
   const pages = new Map<string, string>();
   let generation: number | undefined;
   return (res, ctx) => {
-    if (!STYLED_STATUSES.has(res.status) || isJson(res) || !acceptsHtml(ctx) || debugAnswers.has(ctx)) return undefined;
     const status = res.status;
-    const message = messageOf(res);
+    // The cheap checks first: most responses are not errors, and most error clients want JSON.
+    if (!STYLED_STATUSES.has(status) || !acceptsHtml(ctx) || debugAnswers.has(ctx)) return undefined;
+    const type = res.type;
+    const original = res.body;
+    if (isJson(type, original)) return undefined;
+    const message = messageOf(status, type, original);
     const now = options.cacheable?.();
     if (now !== generation) {
       pages.clear();
@@ -97,7 +127,7 @@ export function errorPageProcessor(render: (template: string, data: ErrorPageDat
       body = render(`errors/${status}.html`, { status, title: defaultMessage(status), message }).toString();
       if (cacheable && pages.size < PAGES_MAX) pages.set(key, body);
     }
-    return { status, body, type: 'html', keepHeaders: KEPT_HEADERS };
+    return { status, body, type: HTML, keepHeaders: KEPT_HEADERS };
   };
 }
 

@@ -158,10 +158,26 @@ class ResponseView implements BufferedResponse {
 /** Replaces the response with `r`: headers neither `r.keepHeaders` nor `kept` names are removed. */
 function replace(ctx: FluidContext, r: ReplacementResponse, kept: ReadonlySet<string>): void {
   const res = ctx.res;
-  const keep = r.keepHeaders?.map((name) => name.toLowerCase());
-  for (const name of res.getHeaderNames()) if (!kept.has(name) && !keep?.includes(name)) res.removeHeader(name);
+  const keep = r.keepHeaders === undefined ? undefined : lowercased(r.keepHeaders);
+  for (const name of res.getHeaderNames()) if (!kept.has(name) && !keep?.has(name)) res.removeHeader(name);
   ctx.status = r.status;
-  ctx.body = r.body;
-  if (r.type) ctx.type = r.type;
+  if (r.type && r.body !== null) {
+    ctx.type = r.type; // before the body, so the body setter does not guess a type first
+    ctx.body = r.body;
+  } else {
+    ctx.body = r.body;
+    if (r.type) ctx.type = r.type;
+  }
   for (const [name, value] of Object.entries(r.headers ?? {})) ctx.set(name, value);
+}
+
+// A frozen `keepHeaders` list (a constant, like the styled pages') is lowercased once.
+const lowercasedLists = new WeakMap<readonly string[], ReadonlySet<string>>();
+function lowercased(names: readonly string[]): ReadonlySet<string> {
+  let set = lowercasedLists.get(names);
+  if (set === undefined) {
+    set = new Set(names.map((name) => name.toLowerCase()));
+    if (Object.isFrozen(names)) lowercasedLists.set(names, set);
+  }
+  return set;
 }

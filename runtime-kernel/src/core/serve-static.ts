@@ -1,20 +1,22 @@
 /**
- * Static files (`/static`, `/<additive>/static`, `/fluid/static`), served by koa-send.
+ * Static files (`/static`, `/<additive>/static`, `/fluid/static`).
  *
- * koa-send applies resolve-path's rules (NUL bytes and absolute paths are 400, a path that
- * climbs out of the root with `..` is 403), decodes the path exactly once (so `%252e%252e`
- * is a file literally named `%2e%2e`, not a traversal) and hides dotfiles. On top of it:
- * backslashes and control characters are refused (400), a weak `ETag` is derived from size and
- * mtime, and conditional requests (`If-None-Match` / `If-Modified-Since`) answer 304.
- * A file that does not exist falls through to `next()`, so the app's 404 handling answers.
+ * The path rules are koa-send's (resolve-path's): NUL bytes and absolute paths are 400, a path
+ * that climbs out of the root with `..` is 403, the path is decoded exactly once (so `%252e%252e`
+ * is a file literally named `%2e%2e`, not a traversal) and dotfiles are hidden. On top of them:
+ * backslashes and control characters are refused (400). A request path's outcome is a pure
+ * function of the path, so the file it names is remembered per path.
+ *
+ * The file itself is answered by `StaticFileSender` (`static-file.ts`): a weak `ETag` from size
+ * and mtime, `Last-Modified`, `Cache-Control`, and 304 for a fresh conditional request
+ * (`If-None-Match` / `If-Modified-Since`), the headers and small files' bytes kept per file and
+ * checked with one `stat` per request. A file that does not exist falls through to `next()`,
+ * so the app's 404 handling answers.
  */
-import type { Stats } from 'node:fs';
-import type { ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { isAbsolute, join, normalize, resolve, sep, win32 } from 'node:path';
 import type Koa from 'koa';
-import send from 'koa-send';
 import { FrameworkException, HttpError } from './errors.js';
+import { StaticFileSender } from './static-file.js';
 
 /** Options of `serveStatic`. */
 export interface StaticOptions {
@@ -26,6 +28,10 @@ export interface StaticOptions {
 
 // Decoded path characters no file under a static root may contain: backslash, NUL, C0, DEL.
 const FORBIDDEN = /[\\\u0000-\u001f\u007f]/;
+// A `..` segment (resolve-path's test, after normalising).
+const UP_PATH = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+/** Request paths remembered per mount; when full, all are forgotten (hostile paths cannot grow it). */
+const PATHS_MAX = 1000;
 
 /**
  * Serve files under `root` at `prefix` (e.g. `serveStatic('/static', 'fluid/static')`):
@@ -41,49 +47,43 @@ export function serveStatic(prefix: string, root: string, options: StaticOptions
     throw new FrameworkException(`serveStatic('${prefix}'): maxAge must be a number of seconds >= 0, got ${maxAge}`);
   }
   const base = prefix + '/';
-  const sendOptions: send.SendOptions = {
-    root: resolve(root),
-    maxage: maxAge * 1000,
-    immutable: options.immutable ?? false,
-    hidden: false,
-    index: undefined,
-    gzip: false,
-    brotli: false,
-    setHeaders: setEtag,
-  };
+  const dir = normalize(resolve(root));
+  const sender = new StaticFileSender(`max-age=${Math.trunc(maxAge)}${options.immutable ? ',immutable' : ''}`);
+  // Request path → the file it names, or null (hidden, or the root itself: pass on).
+  const files = new Map<string, string | null>();
 
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith(base)) return next();
-    const relative = ctx.path.slice(base.length);
-    if (relative === '') return next();
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(relative);
-    } catch {
-      throw new HttpError(400, 'Static path has malformed percent-encoding');
+    const path = ctx.path;
+    let file = files.get(path);
+    if (file === undefined) {
+      file = fileOf(dir, path.slice(base.length)); // throws the 400 and 403 answers
+      if (files.size >= PATHS_MAX) files.clear();
+      files.set(path, file);
     }
-    if (FORBIDDEN.test(decoded)) throw new HttpError(400, 'Static path contains a backslash or a control character');
-    let served: string | undefined;
-    try {
-      served = await send(ctx, relative, sendOptions);
-    } catch (err) {
-      const status = (err as { status?: unknown }).status;
-      if (status === 404) return next();
-      if (status === 400 || status === 403) {
-        throw new HttpError(status, status === 403 ? 'Static path leaves its folder' : 'Malicious static path', { cause: err });
-      }
-      throw err;
-    }
-    if (served === undefined) return next(); // a directory or a dotfile
-    if (ctx.fresh) {
-      if (ctx.body instanceof Readable) ctx.body.destroy();
-      ctx.status = 304;
-      ctx.body = null;
-    }
+    if (file === null) return next();
+    return sender.send(ctx, file).then((sent) => (sent ? undefined : next()));
   };
 }
 
-/** Weak validator from size and mtime, the same shape `send`/`serve-static` use. */
-function setEtag(res: ServerResponse, _path: string, stats: Stats): void {
-  res.setHeader('ETag', `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`);
+/**
+ * The file under `root` that `relative` (the still-encoded path after the prefix) names, `null`
+ * when nothing is to be served (empty, hidden, the root itself); throws `HttpError` 400/403.
+ */
+function fileOf(root: string, relative: string): string | null {
+  if (relative === '') return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(relative);
+  } catch {
+    throw new HttpError(400, 'Static path has malformed percent-encoding');
+  }
+  if (FORBIDDEN.test(path)) throw new HttpError(400, 'Static path contains a backslash or a control character');
+  if (relative.startsWith('/')) path = path.slice(1); // koa-send drops the root of the raw path: `//x` stays absolute
+  if (isAbsolute(path) || win32.isAbsolute(path)) throw new HttpError(400, 'Malicious static path');
+  if (UP_PATH.test(normalize('.' + sep + path))) throw new HttpError(403, 'Static path leaves its folder');
+  const file = join(root, path);
+  // Hidden: any segment under the root starting with a dot (koa-send's rule, after normalising).
+  for (const segment of file.slice(root.length).split(sep)) if (segment.startsWith('.')) return null;
+  return file === root || file === root + sep ? null : file;
 }

@@ -17,13 +17,10 @@
  * A refused or unresolved request passes to `next()`, so the app answers 404.
  */
 import { realpath, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
-import type { ServerResponse } from 'node:http';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
-import send from 'koa-send';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { FluidMiddleware } from '../core/context.js';
 import { KERNEL_STATIC_PREFIX } from '../core/static.js';
+import { StaticFileSender } from '../core/static-file.js';
 
 /** Name of the cookie naming the frontend namespace for asset lookup. */
 export const VITE_NS_COOKIE = 'vite_ns';
@@ -95,6 +92,25 @@ export function assetCandidates(namespace: string, path: string, production: boo
   return [[namespace, path], [`${namespace}/public`, path]];
 }
 
+/** One place a request may resolve to: `rel` under the folder `base` (absolute). */
+interface Candidate {
+  readonly key: string;
+  readonly base: string;
+  readonly rel: string;
+}
+
+/** Lookups remembered (namespace + request path → candidates); when full, all are forgotten. */
+const LOOKUPS_MAX = 1000;
+// The cookie as the `cookies` package reads it (unsigned): the first `vite_ns=` pair, quotes dropped.
+const NS_COOKIE = new RegExp(`(?:^|;) *${VITE_NS_COOKIE}=([^;]*)`);
+
+/** The `vite_ns` cookie's value, or `undefined`. */
+function namespaceOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = NS_COOKIE.exec(header)?.[1];
+  return value !== undefined && value.startsWith('"') ? value.slice(1, -1) : value;
+}
+
 /**
  * The catch-all middleware. `namespaces` is the live set of registered namespaces (workspace
  * folders relative to `projectRoot`, e.g. `fluid/frontend`).
@@ -103,42 +119,46 @@ export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>,
   const production = options.production ?? false;
   const root = resolve(projectRoot);
   // Production serves build output, so what `contained()` found is remembered: a file found
-  // inside its root stays trusted (koa-send still stats it, and a vanished file is looked up
-  // again), a missing one is looked up again after a second. Debug looks every time.
+  // inside its root stays trusted (it is still stat'ed on every request, and a vanished file is
+  // looked up again), a missing one is looked up again after a second. Debug looks every time.
   const facts = production ? new CandidateFacts() : undefined;
+  const sender = new StaticFileSender('max-age=0');
+  // The rules of a request path are a pure function of it: decoded and checked once.
+  const lookups = new Map<string, readonly Candidate[] | null>();
+  const candidatesOf = (ns: string, rawPath: string): readonly Candidate[] | null => {
+    const key = `${ns}\0${rawPath}`;
+    let found = lookups.get(key);
+    if (found !== undefined) return found;
+    found = null;
+    let path: string | undefined;
+    try {
+      path = decodeURIComponent(rawPath.slice(1));
+    } catch {
+      path = undefined;
+    }
+    if (path !== undefined && refusedAssetPath(path) === undefined) {
+      found = assetCandidates(ns, path, production).map(([base, rel]) => ({ key: `${base}\0${rel}`, base: resolve(root, base), rel }));
+    }
+    if (lookups.size >= LOOKUPS_MAX) lookups.clear();
+    lookups.set(key, found);
+    return found;
+  };
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    const ns = ctx.cookies.get(VITE_NS_COOKIE);
+    const ns = namespaceOf(ctx.req.headers.cookie);
     if (!ns || !namespaces.has(ns)) return next();
-    let path: string;
-    try {
-      path = decodeURIComponent(ctx.path.slice(1));
-    } catch {
-      return next();
-    }
-    if (refusedAssetPath(path) !== undefined) return next();
-    for (const [base, rel] of assetCandidates(ns, path, production)) {
-      const key = `${base}\0${rel}`;
+    const candidates = candidatesOf(ns, ctx.path);
+    if (candidates === null) return next();
+    for (const { key, base, rel } of candidates) {
       let file = facts?.get(key);
       if (file === null) continue;
       if (file === undefined) {
-        file = await contained(resolve(root, base), rel);
+        file = await contained(base, rel);
         facts?.set(key, file ?? null);
         if (!file) continue;
       }
-      try {
-        await send(ctx, basename(file), { root: dirname(file), hidden: false, index: undefined, setHeaders: setEtag });
-      } catch (err) {
-        if ((err as { status?: unknown }).status !== 404 || !facts) throw err;
-        facts.forget(key); // removed since it was found: look again next time
-        continue;
-      }
-      if (ctx.fresh) {
-        if (ctx.body instanceof Readable) ctx.body.destroy();
-        ctx.status = 304;
-        ctx.body = null;
-      }
-      return;
+      if (await sender.send(ctx, file)) return;
+      facts?.forget(key); // removed since it was found: look again next time
     }
     return next();
   };
@@ -175,8 +195,4 @@ class CandidateFacts {
   forget(key: string): void {
     this.#found.delete(key);
   }
-}
-
-function setEtag(res: ServerResponse, _path: string, stats: Stats): void {
-  res.setHeader('ETag', `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`);
 }
