@@ -7,13 +7,13 @@
  * - an `HttpError(503)` is not logged per request: its backend logs the outage once.
  */
 import type { FluidContext, FluidMiddleware } from './context.js';
-import { keepDebugAnswer } from './error-pages.js';
+import { keepDebugAnswer, prefersJsonOrHtml } from './error-pages.js';
 import { defaultMessage, HttpError, type Logger } from './errors.js';
 
 /** True when the caller should get JSON: an `/api` path, or an `Accept` that prefers JSON to HTML. */
 export function wantsJson(ctx: FluidContext): boolean {
   if (ctx.path === '/api' || ctx.path.startsWith('/api/')) return true;
-  return ctx.accepts('json', 'html') === 'json';
+  return prefersJsonOrHtml(ctx) === 'json'; // negotiated once per distinct Accept value
 }
 
 interface Answer {
