@@ -159,6 +159,17 @@ describe('three processes behind a proxy', () => {
   });
 
   it('Redis frozen for 5 s: 503 while frozen, served again after SIGCONT, one outage and one recovery line each', async () => {
+    // Start from a steady state: every process's cache and event bus back from the restart above
+    // (readiness checks both; a bus still reconnecting would log no outage line for the freeze).
+    await waitFor('every process to be ready', async () => (await Promise.all(apps.map((app) => fetch(`${app.url}/readyz`)))).every((r) => r.status === 200), 15_000);
+    // A recovery line logged just now reaches stderr a few ms later (the logger gathers lines): let it arrive before the marks.
+    let counts = '';
+    await waitFor('the logs to settle', async () => {
+      const before = counts;
+      counts = apps.map((app) => app.logs.length).join();
+      await new Promise((r) => setTimeout(r, 100));
+      return counts === before && counts === apps.map((app) => app.logs.length).join();
+    }, 5000);
     const browser = new Browser(proxy.url);
     await browser.json('/login/1');
     const marks = apps.map((app) => app.logs.length);
