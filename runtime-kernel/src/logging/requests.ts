@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { trustFunction } from '../core/client-address.js';
-import type { FluidContext } from '../core/context.js';
+import type { ArrivalHook } from '../core/fluid.js';
 import type { Logger } from '../core/errors.js';
 
 declare module '../core/context.js' {
@@ -52,9 +52,9 @@ type LoggedResponse = ServerResponse & { [PENDING]?: Pending };
 
 /**
  * The request log as an arrival hook (`fluid.onRequest`): it sees every request, static files
- * and health probes included, and costs none a middleware level.
+ * included (health probes it skips), and costs none a middleware level.
  */
-export function requestLog(config: RequestLogConfig, logger: Logger): (ctx: FluidContext) => void {
+export function requestLog(config: RequestLogConfig, logger: Logger): ArrivalHook {
   const trust = config.PROXY_FIX && config.PROXY_TRUSTED_HOSTS.length > 0 ? trustFunction(config.PROXY_TRUSTED_HOSTS) : undefined;
   // One listener for every response (it finds its request on the response): a request allocates
   // no closure for it. A response emits `close` once: right after `finish` when it was sent, or

@@ -15,6 +15,7 @@ import type { Config } from '@fw/schemas';
 import type { FluidContext } from '../core/context.js';
 import { renderingContext } from '../core/context.js';
 import { ConfigError, FrameworkException } from '../core/errors.js';
+import type { ArrivalHook } from '../core/fluid.js';
 import type { Plugin } from '../core/plugin.js';
 import { isHttps } from '../auth/https.js';
 import { cspNonce, policyOf, setPolicy, stateOf } from './state.js';
@@ -59,7 +60,7 @@ const writeHeadOf = ServerResponse.prototype.writeHead;
  * The arrival hook: the response's `writeHead` (which Node calls itself before the first byte,
  * `res.end()` and streams included) first sends `policy`'s headers for the final response.
  */
-function headersOnWrite(policy: HeaderPolicy, config: Config): (ctx: FluidContext) => void {
+function headersOnWrite(policy: HeaderPolicy, config: Config): ArrivalHook {
   // One function for every response (it finds its request on the response): no closure per request.
   function writeHead(this: SecuredResponse, ...args: unknown[]): ServerResponse {
     const ctx = this[CONTEXT];
