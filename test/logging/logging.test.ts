@@ -123,7 +123,45 @@ process.exit(3);`;
     expect(numbers).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   });
 
+  it('json: a record of plain fields is written without pino, byte for byte as pino writes it', () => {
+    // The same records through createLogger (stderr) and through pino itself (stdout); only the
+    // time may differ.
+    const records = [
+      ['GET /hello 200', { requestId: 'dffceef0-3f57-46b5-aa51-011b5367f15a', ms: 5.97 }],
+      ['quotes " and \\\\ and a tab\\t and é ✓', { n: -0.5, big: 1e21, nan: Number.NaN, inf: Infinity, yes: true, no: false, skipped: undefined }],
+      ['', { 'a "key"': 'line\\nbreak', control: '\\u0001' }],
+      ['no fields', undefined],
+      ['nested', { cause: { code: 'E' } }],
+    ];
+    const script = `import pino from 'pino';
+import { createLogger } from ${JSON.stringify(join(REPO_ROOT, 'runtime-kernel/src/core/logger.ts'))};
+const records = [${records.map(([message, fields]) => `[${JSON.stringify(message)}, ${fields === undefined ? 'undefined' : objectLiteral(fields as Record<string, unknown>)}]`).join(', ')}];
+const ours = createLogger({ level: 'info', format: 'json' });
+const theirs = pino({ level: 'info' }, pino.destination({ fd: 1, sync: true }));
+for (const [message, fields] of records) {
+  for (const log of [ours, null]) {
+    if (log) log.warn(message, fields);
+    else if (fields) theirs.warn(fields, message);
+    else theirs.warn(message);
+  }
+}`;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    const untimed = (out: string): string[] => out.trim().split('\n').map((l) => l.replace(/"time":\d+/, '"time":0'));
+    const ours = untimed(result.stderr);
+    expect(ours).toHaveLength(records.length);
+    expect(ours).toEqual(untimed(result.stdout));
+    expect(JSON.parse(ours[1]!)).toMatchObject({ level: 40, n: -0.5, nan: null, inf: null, yes: true, no: false });
+  });
+
   it('text: one readable line per record', () => {
     expect(run('text')).toEqual(['info cache: Redis available again {"url":"redis://127.0.0.1:6379/0"}', 'error request failed {"error":{"name":"Error","message":"kaboom"}}']);
   });
 });
+
+/** `fields` as JavaScript source, keeping what JSON cannot say (NaN, Infinity, undefined). */
+function objectLiteral(fields: Record<string, unknown>): string {
+  const value = (v: unknown): string =>
+    v === undefined ? 'undefined' : typeof v === 'number' && !Number.isFinite(v) ? String(v) : typeof v === 'object' && v !== null ? objectLiteral(v as Record<string, unknown>) : JSON.stringify(v);
+  return `{ ${Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}: ${value(v)}`).join(', ')} }`;
+}

@@ -17,6 +17,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+// The module's binding, not the global: the global `performance` is a lazy accessor on globalThis.
+import { performance } from 'node:perf_hooks';
 import { trustFunction } from '../core/client-address.js';
 import type { ArrivalHook } from '../core/fluid.js';
 import type { Logger } from '../core/errors.js';
