@@ -10,50 +10,65 @@
  *   is the floor of what two workers give; the CPU column is the whole process tree's. These two
  *   servers are not pinned to a core (lib/cpu.ts): two workers need both.
  *
- *   npm run bench -- scale    # BENCH_ROUNDS=5 BENCH_SECONDS=2 BENCH_CONNECTIONS=50
+ * The pinned sides each run in BENCH_PROCESSES processes (default 3), and round r measures
+ * process r mod n: identical processes here differ by up to ~10% in CPU per request for their
+ * whole life (memory layout, JIT decisions), as much as the target. The first row is the check:
+ * the stack before the defaults against itself in other processes should read 1.00×.
+ *
+ *   npm run bench -- scale    # BENCH_ROUNDS=9 BENCH_SECONDS=2 BENCH_CONNECTIONS=50 BENCH_PROCESSES=3
  */
 import { join } from 'node:path';
 import { compareHttp, httpSettings, type Endpoint } from './lib/http-compare.ts';
 import { kernelProject } from './lib/project.ts';
 import { report } from './lib/report.ts';
 import { startServer, stopAll, type RunningServer } from './lib/server.ts';
-import { BENCH_DIR, rounds } from './lib/settings.ts';
+import { BENCH_DIR, PROCESSES, rounds } from './lib/settings.ts';
 
-const ROUNDS = rounds(5);
+const ROUNDS = rounds(9);
 const OFF = { SECURITY_HEADERS: false, BODY_PARSER: false, HEALTH_ENABLED: false, FW_LOG_REQUESTS: false };
 const server = (file: string, args: string[], name: string, pin: 'server' | false = 'server'): Promise<RunningServer> =>
   startServer(join(BENCH_DIR, 'servers', file), args, { name, pin });
+/** `PROCESSES` processes of one pinned server, all started together. */
+const group = (file: string, args: string[], name: string): Promise<RunningServer[]> =>
+  Promise.all(Array.from({ length: PROCESSES }, (_, i) => server(file, args, `${name} #${i + 1}`)));
 const servers: RunningServer[] = [];
 try {
-  const started = await Promise.all([
-    server('fw-serve.ts', [kernelProject(), '1'], 'fw serve(), default stack'),
-    server('fw-serve.ts', [kernelProject(OFF), '1'], 'fw serve(), the stack before the defaults'),
-    server('fw-serve.ts', [kernelProject({ FW_LOG_REQUESTS: false }), '1'], 'fw serve(), request log off'),
-    server('koa-hello.ts', [], 'bare Koa'),
+  const defaultsProject = kernelProject();
+  const offProject = kernelProject(OFF);
+  const [defaults, previous, previousAgain, quiet, koa, [workers, single]] = await Promise.all([
+    group('fw-serve.ts', [defaultsProject, '1'], 'fw serve(), default stack'),
+    group('fw-serve.ts', [offProject, '1'], 'fw serve(), the stack before the defaults'),
+    group('fw-serve.ts', [offProject, '1'], 'fw serve(), the stack before the defaults, other processes'),
+    group('fw-serve.ts', [kernelProject({ FW_LOG_REQUESTS: false }), '1'], 'fw serve(), request log off'),
+    group('koa-hello.ts', [], 'bare Koa'),
     // The workers row needs every core: neither of its sides is pinned (see lib/cpu.ts).
-    server('fw-serve.ts', [kernelProject(), '2'], 'fw serve(), --workers 2', false),
-    server('fw-serve.ts', [kernelProject(), '1'], 'fw serve(), 1 process', false),
+    Promise.all([server('fw-serve.ts', [defaultsProject, '2'], 'fw serve(), --workers 2', false), server('fw-serve.ts', [defaultsProject, '1'], 'fw serve(), 1 process', false)]),
   ]);
-  servers.push(...started);
-  const [defaults, previous, quiet, koa, workers, single] = started.map((s) => s!);
-  const at = (label: string, s: RunningServer): Endpoint => ({ label, server: s, path: '/hello' });
-  const withDefaults = at('fw: headers + parser + health + request log', defaults!);
+  servers.push(...[defaults, previous, previousAgain, quiet, koa].flat(), workers, single);
+  const at = (label: string, [first, ...replicas]: readonly RunningServer[], path = '/hello'): Endpoint => ({ label, server: first!, replicas, path });
+  const withDefaults = at('fw: headers + parser + health + request log', defaults);
   const rows = await compareHttp(
     'scale',
     [
       {
+        name: 'hello JSON, the stack before the defaults vs itself in other processes',
+        fw: at('fw: all four off', previous),
+        baseline: at('fw: all four off, other processes', previousAgain),
+        note: 'the noise floor: should read 1.00×',
+      },
+      {
         name: 'hello JSON, the production defaults vs the stack before them',
         fw: withDefaults,
-        baseline: at('fw: all four off', previous!),
+        baseline: at('fw: all four off', previous),
         target: 'CPU/request ≤ 1.10×',
         note: 'security headers, body parser, /healthz + /readyz, one pino line per request',
       },
-      { name: 'hello JSON, the production defaults vs bare Koa', fw: withDefaults, baseline: at('bare Koa + @koa/router', koa!) },
-      { name: 'hello JSON, the request log on vs off', fw: withDefaults, baseline: at('fw: request log off', quiet!), note: 'pino JSON lines on a drained pipe' },
+      { name: 'hello JSON, the production defaults vs bare Koa', fw: withDefaults, baseline: at('bare Koa + @koa/router', koa) },
+      { name: 'hello JSON, the request log on vs off', fw: withDefaults, baseline: at('fw: request log off', quiet), note: 'pino JSON lines on a drained pipe' },
       {
         name: 'hello JSON, serve() --workers 2 vs 1 process',
-        fw: at('fw: --workers 2', workers!),
-        baseline: at('fw: 1 process', single!),
+        fw: at('fw: --workers 2', [workers]),
+        baseline: at('fw: 1 process', [single]),
         note: 'req/s: higher is the gain; 2 cores shared with the load generator',
       },
     ],

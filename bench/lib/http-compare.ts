@@ -22,6 +22,13 @@ export interface Endpoint {
   /** What it is, e.g. "bare Koa + @koa/router". */
   label: string;
   server: RunningServer;
+  /**
+   * More processes running the same server: round r measures process r mod n (`server` first).
+   * Identical processes differ by a few % in CPU per request (memory layout, JIT decisions), and
+   * that difference stays for the process's life, so one process per side can tilt a row by as
+   * much as a small target; rotating over several averages it out.
+   */
+  replicas?: readonly RunningServer[];
   path: string;
   headers?: Readonly<Record<string, string>>;
   /** The status every answer must have (default 200). */
@@ -84,11 +91,16 @@ interface Run {
   cpuPerRequest: number;
 }
 
-async function measure(e: Endpoint, seconds: number, connections: number): Promise<Run> {
+/** Every process of an endpoint, `server` first. */
+const processes = (e: Endpoint): readonly RunningServer[] => [e.server, ...(e.replicas ?? [])];
+
+async function measure(e: Endpoint, seconds: number, connections: number, round = 0): Promise<Run> {
+  const all = processes(e);
+  const server = all[round % all.length]!;
   // The whole process tree: a --workers server's CPU is its workers'.
-  const before = treeCpuMicros(e.server.pid);
-  const load = await runLoad(e.server.url(e.path), { seconds, connections, headers: e.headers ?? {} });
-  const used = treeCpuMicros(e.server.pid) - before;
+  const before = treeCpuMicros(server.pid);
+  const load = await runLoad(server.url(e.path), { seconds, connections, headers: e.headers ?? {} });
+  const used = treeCpuMicros(server.pid) - before;
   const expected = e.status ?? 200;
   const wrongStatus = expected < 300 ? load.non2xx : load.requests - load.non2xx;
   if (wrongStatus > 0 || load.errors > 0 || load.requests === 0) {
@@ -104,8 +116,8 @@ export async function compareHttp(bench: string, comparisons: readonly HttpCompa
   for (const c of comparisons) await checkBytes(c);
   const endpoints = new Map<string, Endpoint>();
   for (const c of comparisons) for (const e of [c.fw, c.baseline]) endpoints.set(key(e), e);
-  if (!QUICK) for (const e of endpoints.values()) await measure(e, 1, connections); // JIT warm-up
-  const runs = await interleave([...endpoints.keys()], options.rounds, (k) => measure(endpoints.get(k)!, seconds, connections));
+  if (!QUICK) for (const e of endpoints.values()) for (let r = 0; r < processes(e).length; r++) await measure(e, 1, connections, r); // JIT warm-up
+  const runs = await interleave([...endpoints.keys()], options.rounds, (k, round) => measure(endpoints.get(k)!, seconds, connections, round));
   const sample = (r: Run): Sample => ({ value: r.load.rps, cpu: r.cpuPerRequest });
   return comparisons.map((c) =>
     pairedRow({

@@ -5,6 +5,7 @@
  *   BENCH_ROUNDS=n       interleaved rounds per comparison (default per benchmark, 1 when quick)
  *   BENCH_SECONDS=n      seconds of load per HTTP run (default 2, 1 when quick)
  *   BENCH_CONNECTIONS=n  keep-alive connections of the load generator (default 50)
+ *   BENCH_PROCESSES=n    processes per side where a benchmark rotates over several (default 3, 1 when quick)
  *   BENCH_LOAD=wrk|autocannon  the load generator (default wrk when it is on PATH)
  *   BENCH_JSON=file      also append every row as one JSON line to this file (bench/run.ts sets it)
  */
@@ -38,6 +39,8 @@ export function knob(name: string, full: number, quick = 1): number {
 export const rounds = (full: number): number => knob('BENCH_ROUNDS', full);
 /** Seconds of load per HTTP run. */
 export const SECONDS = knob('BENCH_SECONDS', 2);
+/** Processes per side in the benchmarks that rotate over several (`replicas` in http-compare.ts). */
+export const PROCESSES = knob('BENCH_PROCESSES', 3);
 /** Keep-alive connections of the load generator. */
 export const CONNECTIONS = knob('BENCH_CONNECTIONS', 50, 50);
 
