@@ -75,7 +75,7 @@ function headersOnWrite(policy: HeaderPolicy, config: Config): ArrivalHook {
     const state = stateOf(ctx);
     let effective = policy;
     if (state?.overrides) for (const overrides of state.overrides) effective = effective.with(overrides);
-    const inert = isInert(res.getHeader('Content-Type'));
+    const inert = isInert(res.getHeader('content-type')); // lowercase: see HeaderPolicy.http
     const nonced = !inert && state?.nonce && effective.cspHeader ? effective.noncedCsp(https, state.nonce) : undefined;
     const list = effective.headers(https, inert);
     for (let i = 0; i < list.length; i++) {
