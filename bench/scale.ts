@@ -3,6 +3,8 @@
  * - the whole default stack (security headers, body parser, health routes, the request log
  *   through pino) against the stack before them (all four off) and against bare Koa +
  *   @koa/router: the goal is that the defaults cost at most 10%;
+ * - the same defaults against what a user would assemble by hand in Koa: helmet, @koa/bodyparser
+ *   and pino-http, each with its defaults;
  * - the request log alone (on against off, everything else default): one pino JSON line per
  *   request, written to a pipe the bench drains, as a log collector would;
  * - `serve()` with `--workers 2` against one process, both through `serve()` with the default
@@ -35,16 +37,17 @@ const servers: RunningServer[] = [];
 try {
   const defaultsProject = kernelProject();
   const offProject = kernelProject(OFF);
-  const [defaults, previous, previousAgain, quiet, koa, [workers, single]] = await Promise.all([
+  const [defaults, previous, previousAgain, quiet, koa, handmade, [workers, single]] = await Promise.all([
     group('fw-serve.ts', [defaultsProject, '1'], 'fw serve(), default stack'),
     group('fw-serve.ts', [offProject, '1'], 'fw serve(), the stack before the defaults'),
     group('fw-serve.ts', [offProject, '1'], 'fw serve(), the stack before the defaults, other processes'),
     group('fw-serve.ts', [kernelProject({ FW_LOG_REQUESTS: false }), '1'], 'fw serve(), request log off'),
     group('koa-hello.ts', [], 'bare Koa'),
+    group('koa-defaults.ts', [], 'Koa + helmet + @koa/bodyparser + pino-http'),
     // The workers row needs every core: neither of its sides is pinned (see lib/cpu.ts).
     Promise.all([server('fw-serve.ts', [defaultsProject, '2'], 'fw serve(), --workers 2', false), server('fw-serve.ts', [defaultsProject, '1'], 'fw serve(), 1 process', false)]),
   ]);
-  servers.push(...[defaults, previous, previousAgain, quiet, koa].flat(), workers, single);
+  servers.push(...[defaults, previous, previousAgain, quiet, koa, handmade].flat(), workers, single);
   const at = (label: string, [first, ...replicas]: readonly RunningServer[], path = '/hello'): Endpoint => ({ label, server: first!, replicas, path });
   const withDefaults = at('fw: headers + parser + health + request log', defaults);
   const rows = await compareHttp(
@@ -64,6 +67,12 @@ try {
         note: 'security headers, body parser, /healthz + /readyz, one pino line per request',
       },
       { name: 'hello JSON, the production defaults vs bare Koa', fw: withDefaults, baseline: at('bare Koa + @koa/router', koa) },
+      {
+        name: 'hello JSON, the production defaults vs the same assembled by hand',
+        fw: withDefaults,
+        baseline: at('Koa + helmet + @koa/bodyparser + pino-http', handmade),
+        note: "helmet's, @koa/bodyparser's and pino-http's defaults (bench/servers/koa-defaults.ts)",
+      },
       { name: 'hello JSON, the request log on vs off', fw: withDefaults, baseline: at('fw: request log off', quiet), note: 'pino JSON lines on a drained pipe' },
       {
         name: 'hello JSON, serve() --workers 2 vs 1 process',
