@@ -75,7 +75,10 @@ export function projectNameProblem(name: unknown): NameProblem | undefined {
     return { wrong: `starts with "${name[0]}"`, allowed: `a name starting with a lowercase letter or digit, ${PROJECT_EXAMPLE}` };
   }
   if (name !== name.toLowerCase()) {
-    return { wrong: 'contains uppercase letters', allowed: `a lowercase name (npm forbids uppercase), such as ${JSON.stringify(name.toLowerCase())}` };
+    // Suggest the lowercase name only when it is itself valid ("Foo!" would suggest "foo!").
+    const lower = name.toLowerCase();
+    const example = projectNameProblem(lower) === undefined ? `such as ${JSON.stringify(lower)}` : PROJECT_EXAMPLE;
+    return { wrong: 'contains uppercase letters', allowed: `a lowercase name (npm forbids uppercase), ${example}` };
   }
   const bad = [...name].find((c) => !/[a-z0-9._-]/.test(c));
   if (bad !== undefined) {

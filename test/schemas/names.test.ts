@@ -15,6 +15,10 @@ describe('validateProjectName', () => {
     ['', 'project name "" is empty; expected a non-empty name, such as "my-app"'],
     [' app', 'project name " app" starts or ends with whitespace; expected a name without surrounding spaces, such as "my-app"'],
     ['My-App', 'project name "My-App" contains uppercase letters; expected a lowercase name (npm forbids uppercase), such as "my-app"'],
+    // The lowercase name is suggested only when it is itself valid.
+    ['Foo!', 'project name "Foo!" contains uppercase letters; expected a lowercase name (npm forbids uppercase), such as "my-app"'],
+    ['HTTP', 'project name "HTTP" contains uppercase letters; expected a lowercase name (npm forbids uppercase), such as "my-app"'],
+    ['Blog', 'project name "Blog" contains uppercase letters; expected a lowercase name (npm forbids uppercase), such as "blog"'],
     ['.hidden', 'project name ".hidden" starts with "."; expected a name starting with a lowercase letter or digit, such as "my-app"'],
     ['_private', 'project name "_private" starts with "_"; expected a name starting with a lowercase letter or digit, such as "my-app"'],
     ['-flag', 'project name "-flag" starts with "-"; expected a name starting with a lowercase letter or digit, such as "my-app"'],
