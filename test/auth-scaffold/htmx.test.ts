@@ -336,4 +336,25 @@ describe('attacks', () => {
     expect(client.cookies.get('fw.sid')).not.toBe('planted');
     expect((await client.page('/account')).status).toBe(200);
   });
+
+  // Last in this file: it stops the mail server.
+  it('answers alike while the mail server is down: no 500 that tells a known address from an unknown one', async () => {
+    const known = 'ivy@example.test';
+    await verifiedUser(known);
+    await app.inbox.close(); // nothing listens on MAIL_PORT any more: every send is refused
+    const ask = async (pathname: string, form: Record<string, string>) => {
+      const client = new Client(app.url);
+      await client.page(pathname);
+      const r = await client.post(pathname, form);
+      return { status: r.status, html: r.html.replace(/value="[^"]*"/g, '').replaceAll(known, 'X').replaceAll('nobody@example.test', 'X') };
+    };
+    for (const [pathname, form] of [
+      ['/forgot-password', {}],
+      ['/sign-up', { password: PASSWORD }],
+    ] as const) {
+      const a = await ask(pathname, { email: known, ...form });
+      expect(a.status, pathname).toBe(200);
+      expect(a, pathname).toEqual(await ask(pathname, { email: 'nobody@example.test', ...form }));
+    }
+  });
 });

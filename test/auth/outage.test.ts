@@ -23,11 +23,10 @@ describe('Redis outage', () => {
       expect((await c.fetch('/me')).status).toBe(200);
 
       await redis.stop();
-      const started = Date.now();
+      // Answered, not hung (how fast is bench's business, not a test's).
       const down = await c.fetch('/me', { headers: { Accept: 'application/json' } });
       expect(down.status).toBe(503);
       expect(((await down.json()) as { code: string }).code).toBe('CACHE_UNAVAILABLE');
-      expect(Date.now() - started).toBeLessThan(3000);
       const page = await c.fetch('/me', { headers: { Accept: 'text/html' } });
       expect(page.status).toBe(503);
 
@@ -62,6 +61,12 @@ describe('Redis down at startup', () => {
     const c = await client(fluid);
     let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
     try {
+      // The cache logged the outage; the key made at the first use is a warning, not a second error with a stack.
+      const lines = (fluid.logger as unknown as { lines: string[] }).lines;
+      expect(lines.filter((l) => l.startsWith('warn auth:'))).toEqual([
+        'warn auth: the cache is unavailable at startup; the JWT signing key is made at its first use {"code":"CACHE_UNAVAILABLE"}',
+      ]);
+      expect(lines.filter((l) => l.startsWith('error auth:'))).toEqual([]);
       expect((await c.fetch('/open')).status).toBe(200);
       const down = await c.fetch(`/login/${USERS.verified!.id}`, { headers: { Accept: 'application/json' } });
       expect(down.status).toBe(503);

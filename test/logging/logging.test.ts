@@ -4,8 +4,10 @@
  * formats (pino JSON lines, readable text) in a real process.
  */
 import { spawnSync } from 'node:child_process';
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError, type Fluid } from '@fw/kernel';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
@@ -14,6 +16,8 @@ import { REPO_ROOT } from '../support/prisma.js';
 const fluids: Fluid[] = [];
 /** Releases the requests `/hang` holds. */
 const hanging: (() => void)[] = [];
+/** The bodies `/download` streams. */
+const streams: Readable[] = [];
 afterAll(async () => {
   await Promise.all(fluids.map((f) => f.close()));
   cleanupProjects();
@@ -30,6 +34,14 @@ async function app(config: Record<string, unknown> = {}): Promise<{ base: string
     throw new HttpError(503, 'Service Unavailable', { code: 'CACHE_UNAVAILABLE' });
   });
   fluid.app.get('hang', '/hang', () => new Promise<string>((resolve) => hanging.push(() => resolve('late'))));
+  // A download that has started: headers and a first chunk sent, the rest never comes.
+  fluid.app.get('download', '/download', (ctx) => {
+    const body = new Readable({ read() {} });
+    body.push('x'.repeat(64 * 1024));
+    streams.push(body);
+    ctx.type = 'application/octet-stream';
+    ctx.body = body;
+  });
   fluids.push(fluid);
   return { base: await start(fluid), lines: logger.lines };
 }
@@ -70,6 +82,38 @@ describe('the request log', () => {
     await expect.poll(() => lines.filter((l) => l.startsWith('info GET /hang aborted'))).toHaveLength(1);
     hanging.splice(0).forEach((release) => release());
     expect(lines.filter((l) => l.includes('/hang'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['resets the connection (ECONNRESET)', (socket: Socket) => socket.resetAndDestroy()],
+    ['closes the connection (FIN), as a browser leaving a page with a live-reload stream does', (socket: Socket) => socket.end()],
+  ])('a client that %s in the middle of a streamed answer gives one "aborted" line and no error', async (_how, leave) => {
+    const { base, lines } = await app();
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname, () => socket.write('GET /download HTTP/1.1\r\nHost: x\r\n\r\n'));
+    socket.on('error', () => undefined);
+    await once(socket, 'data'); // the headers and the first chunk arrived
+    const body = streams.at(-1)!;
+    body.on('error', () => undefined); // destroyed with "Premature close" when the client leaves
+    const closed = new Promise((resolve) => body.once('close', resolve));
+    leave(socket);
+    await closed;
+    await expect.poll(() => lines.filter((l) => l.startsWith('info GET /download aborted'))).toHaveLength(1);
+    // Koa reports the broken pipe once both ends are closed, a few turns of the loop later.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.filter((l) => l.startsWith('error'))).toEqual([]);
+  });
+
+  it('a streamed answer that breaks on the server side is still an error line', async () => {
+    const { base, lines } = await app();
+    const res = await fetch(`${base}/download`);
+    const reader = res.body!.getReader();
+    await reader.read(); // the first chunk arrived; now the body ends without its end
+    streams.at(-1)!.destroy();
+    await expect(async () => {
+      for (;;) if ((await reader.read()).done) break;
+    }).rejects.toThrow();
+    await expect.poll(() => lines.filter((l) => l.startsWith('error response failed'))).toContain('error response failed {"error":"Premature close"}');
   });
 
   it('an incoming X-Request-Id is kept only from a trusted proxy, and only when well-formed', async () => {

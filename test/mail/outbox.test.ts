@@ -61,6 +61,21 @@ describe('development outbox (no MAIL_SERVER)', () => {
     await mailer.close();
   });
 
+  it('with DEBUG off (production) the outbox is a warning: that mail reaches nobody', () => {
+    const logger = captureLogger();
+    new Mailer({ config: { DEBUG: false }, logger, root });
+    expect(logger.lines).toEqual([
+      {
+        level: 'warn',
+        message: `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${join(root, 'var', 'outbox')} as .eml files and reaches nobody; set MAIL_SERVER (docs/mail.md)`,
+        fields: { outbox: join(root, 'var', 'outbox') },
+      },
+    ]);
+    const debug = captureLogger();
+    new Mailer({ config: { DEBUG: true }, logger: debug, root });
+    expect(debug.lines.map((l) => l.level)).toEqual(['info']);
+  });
+
   it('recreates the outbox folder when it is removed while the app runs', async () => {
     const mailer = new Mailer({ config: { MAIL_DEFAULT_SENDER: 'a@example.test' }, logger: captureLogger(), root });
     await mailer.send({ to: 'b@example.test', subject: 'one', text: '1' });

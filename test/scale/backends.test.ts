@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Fluid } from '@fw/kernel';
 import { installAuth } from '@fw/kernel/auth';
+import { secretFingerprint } from '@fw/kernel/health';
 import { reportBackends } from '@fw/kernel/core';
 import { limit } from '@fw/kernel/limits';
 import { testUsers } from '../auth/helpers.js';
@@ -94,5 +95,15 @@ describe('SECRET_KEY fingerprints in the shared Redis', () => {
     expect(warning).toMatch(/SECRET_KEY differs between the processes of demo: this process \(host .+, pid \d+\) has fingerprint [0-9a-f]{12}, host .+ pid \d+ has [0-9a-f]{12}\. Sessions, CSRF tokens and JWTs signed by one are rejected by the other/);
     expect(warning).not.toContain('the-first-secret');
     expect(same.lines.filter((l) => l.includes('SECRET_KEY differs'))).toEqual([]);
+  });
+
+  it('a process that shut down withdraws its fingerprint: the next one with a rotated key is not told about it', async () => {
+    const retired = authApp('the-key-before-the-rotation-of-this-test');
+    await retired.fluid.mix();
+    await retired.fluid.close();
+    const rotated = authApp('the-key-after-the-rotation-of-this-test');
+    await rotated.fluid.mix();
+    const keys = await rotated.fluid.cache.keys('fw:secret:demo:');
+    expect(keys).not.toContain(`fw:secret:demo:${secretFingerprint('the-key-before-the-rotation-of-this-test')}`);
   });
 });

@@ -4,6 +4,7 @@
  * (`fw migrate dev|deploy|status|reset|diff [--bind name] [--force]`).
  */
 export { MigrateError } from './errors.js';
+export { checkMigrationHistory, migrationHistoryProvider } from './history.js';
 export { MIGRATE_ACTIONS, migrateCommandPlan, type MigrateAction, type MigrateCommandOptions, type PrismaInvocation } from './plan.js';
 export { migrateLayout, renderMigrateEnvironment, type MigrateEnvironmentOptions, type MigrateLayout } from './render.js';
 export { snapshotSqlite, type SqliteSnapshot } from './snapshot.js';

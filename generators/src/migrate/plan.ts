@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { MigrateError } from './errors.js';
+import { checkMigrationHistory } from './history.js';
 import type { PostgresTrial } from './trial.js';
-import { bindEnvVar, prismaUrl, sqliteFile } from './urls.js';
+import { bindEnvVar, bindProvider, prismaUrl, sqliteFile } from './urls.js';
 
 /** The `fw migrate` actions that pass through to the Prisma CLI. */
 export type MigrateAction = 'dev' | 'deploy' | 'status' | 'reset' | 'diff';
@@ -111,6 +112,8 @@ export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvoca
       argv.splice(2, 0, '--from-config-datasource', '--to-schema', path.posix.join('prisma', bind, 'schema.prisma'), '--script');
     }
     const url = prismaUrl(bind, binds[bind]!, root);
+    // diff compares the database with the schema only; every other action runs the migrations.
+    if (action !== 'diff') checkMigrationHistory(root, bind, bindProvider(bind, binds[bind]!));
     const invocation: PrismaInvocation = { bind, action, argv, env: { [bindEnvVar(bind)]: url }, cwd: root, interactive };
     const file = sqliteFile(url);
     if (action === 'dev' || action === 'deploy') {

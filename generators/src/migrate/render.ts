@@ -17,6 +17,12 @@ export interface MigrateEnvironmentOptions {
   securityModels?: string;
   /** Folder of the `migrate` blueprint (default: `blueprints/migrate` of this package). */
   blueprint?: string;
+  /**
+   * The provider each bind's committed migrations were written for (`migrationHistoryProvider`):
+   * its `migration_lock.toml` keeps saying so after the bind's URL moves to another provider, so
+   * `fw migrate` can stop with the way out instead of running SQLite's SQL on PostgreSQL.
+   */
+  histories?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Which template set an environment was rendered from. */
@@ -39,7 +45,7 @@ export function migrateLayout(binds: Readonly<Record<string, string>>): MigrateL
  * - `prisma/<bind>/prisma.config.ts`: `defineConfig` with the URL from `DATABASE_URL_<BIND>`
  *   (SQLite binds fall back to their init-time path);
  * - `prisma/<bind>/migrations/migration_lock.toml`: the migrations folder, with the lock file
- *   Prisma itself writes there.
+ *   Prisma itself writes there (the provider of the bind's existing migrations, if any).
  *
  * Plus `prisma/README.md`, and for the single-bind layout a root `prisma.config.ts` so plain
  * `npx prisma ...` works. Binds attached later at runtime are not seen here.
@@ -90,7 +96,7 @@ export function renderMigrateEnvironment(options: MigrateEnvironmentOptions): Ma
     };
     files.set(`${dir}/schema.prisma`, schema(data));
     files.set(`${dir}/prisma.config.ts`, config(data));
-    files.set(`${dir}/migrations/migration_lock.toml`, lock(data));
+    files.set(`${dir}/migrations/migration_lock.toml`, lock({ ...data, provider: options.histories?.[name] ?? provider }));
     binds.push({ name, provider, envVar: data.envVar, security: data.security });
     if (layout === 'single') {
       files.set(

@@ -75,12 +75,14 @@ function addIgnores(tree: Tree, lines: readonly string[]): void {
  */
 async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults, scaffold: boolean): Promise<Set<'sqlite' | 'postgresql'>> {
   const { renderMigrateEnvironment } = await import('../migrate/render.js');
+  const { migrationHistoryProvider } = await import('../migrate/history.js');
   const { parseBindUrl } = await import('@fw/schemas');
   await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
   const securityModels = scaffold ? await authModels(securityBind) : undefined;
-  const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name, ...(securityModels ? { securityModels } : {}) });
+  const histories = Object.fromEntries(Object.keys(binds).map((bind) => [bind, migrationHistoryProvider(tree.root, bind)]));
+  const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name, histories, ...(securityModels ? { securityModels } : {}) });
   for (const [file, content] of files) tree.render(file, content, { generator: MIGRATE_GENERATOR_ID });
   const providers = new Set<'sqlite' | 'postgresql'>();
   for (const [name, url] of Object.entries(binds)) {

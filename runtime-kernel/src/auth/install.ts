@@ -6,7 +6,7 @@
  * is registered when absent, and so is the body plugin, whose parsed forms carry CSRF tokens).
  */
 import type { FluidContext } from '../core/context.js';
-import { FrameworkException } from '../core/errors.js';
+import { FrameworkException, HttpError } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
 import { Markup, escape } from '../core/markup.js';
 import type { Plugin } from '../core/plugin.js';
@@ -54,8 +54,13 @@ export function auth<U extends User>(options: AuthOptions<U>): Plugin {
       try {
         await fluid.auth.tokens.keys.rotate();
       } catch (error) {
-        // A cache outage at boot must not keep the app from starting: the first mint rotates.
-        fluid.logger.error('auth: could not rotate the JWT signing key at startup; retrying on first use', { error });
+        // A cache outage at boot must not keep the app from starting: the first mint rotates. The
+        // cache has logged the outage itself, so a 503 from it is one line here, without a stack.
+        if (error instanceof HttpError && error.status === 503) {
+          fluid.logger.warn('auth: the cache is unavailable at startup; the JWT signing key is made at its first use', { code: error.code });
+        } else {
+          fluid.logger.error('auth: could not rotate the JWT signing key at startup; retrying on first use', { error });
+        }
       }
     },
     close: (fluid) => fluid.auth.close(),

@@ -33,6 +33,24 @@ import { TemplateEngine, type TemplateData } from './templates.js';
 import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
 import { WsRouter } from './ws-router.js';
 
+/** Socket errors of a client that reset or dropped the connection. */
+const PEER_RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+function errorCode(error: unknown): unknown {
+  return (error as { code?: unknown } | null | undefined)?.code;
+}
+
+/**
+ * Whether a response failed because the client left mid-answer (a closed tab, a cancelled
+ * download): the peer closed (FIN) or reset the connection, rather than our side destroying it.
+ */
+function clientLeft(err: unknown, ctx: Koa.Context): boolean {
+  const socket = ctx.req.socket;
+  const peerGone = socket.readableEnded || PEER_RESET.has(String(errorCode(socket.errored)));
+  const code = String(errorCode(err));
+  return peerGone && !ctx.res.writableFinished && (PEER_RESET.has(code) || code === 'ERR_STREAM_PREMATURE_CLOSE');
+}
+
 declare module './context.js' {
   // `ctx.fluid`, hooks and plugins see the app object with every plugin's fields.
   interface FluidApp extends FluidCore {}
@@ -141,7 +159,12 @@ export class FluidCore {
 
     this.koa = new Koa<FluidState, FluidContextExtensions>({ proxy: false });
     this.koa.silent = true;
-    this.koa.on('error', (err: unknown) => this.logger.error('response failed', { error: err }));
+    this.koa.on('error', (err: unknown, ctx?: Koa.Context) => {
+      // Not a failure of ours: the request log already says "aborted". A body stream that broke
+      // on our side still is one.
+      if (ctx && clientLeft(err, ctx)) return;
+      this.logger.error('response failed', { error: err });
+    });
     this.#extendContext();
   }
 

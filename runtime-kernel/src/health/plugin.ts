@@ -38,6 +38,7 @@ export function health(): Plugin {
       }
     },
     drain: (fluid) => fluid.health.drain(),
-    close: () => beacon?.stop(),
+    // While the cache is still open (`close` comes after the cache's own).
+    stop: () => beacon?.stop(),
   };
 }

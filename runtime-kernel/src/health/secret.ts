@@ -1,7 +1,7 @@
 /**
  * Catches the silent scale-out trap of different `SECRET_KEY`s: with auth on a Redis cache, every process publishes a
  * fingerprint of its key in the shared cache (`fw:secret:<app>:<fingerprint>`, refreshed every
- * 30 s, expiring after 90 s) and reads the others'. A process that finds a fingerprint other than
+ * 30 s, expiring after 90 s, withdrawn at shutdown) and reads the others'. A process that finds a fingerprint other than
  * its own logs an error once per foreign fingerprint, naming the host and pid that published it:
  * sessions, CSRF tokens and JWTs signed by one of them are rejected by the other.
  *
@@ -24,8 +24,12 @@ interface Published {
 export interface SecretBeacon {
   /** Publishes this process's fingerprint and compares it with the others' (also run every 30 s). */
   check(): Promise<void>;
-  /** Stops the refresh timer. */
-  stop(): void;
+  /**
+   * Stops the refresh timer and withdraws this process's fingerprint (when it still names this
+   * process), so a process started after it with another key (a rotated SECRET_KEY, a fixed typo)
+   * is not told about a process that is gone.
+   */
+  stop(): Promise<void>;
 }
 
 /** The fingerprint of a secret. */
@@ -60,8 +64,20 @@ export function secretBeacon(options: { cache: Cache; secret: string; app: strin
       // The cache logs its own outage; the next round tries again.
     }
   };
-  const timer = setInterval(() => void check(), interval);
+  let running: Promise<void> = Promise.resolve();
+  const next = (): Promise<void> => (running = running.then(check));
+  const timer = setInterval(() => void next(), interval);
   timer.unref();
-  void check();
-  return { check, stop: () => clearInterval(timer) };
+  void next();
+  const stop = async (): Promise<void> => {
+    clearInterval(timer);
+    await running; // a check in flight would publish the fingerprint again after the delete
+    try {
+      const by = await cache.get<Published>(prefix + mine);
+      if (by?.host === hostname() && by.pid === process.pid) await cache.delete(prefix + mine);
+    } catch {
+      // The cache is away: the entry expires on its own.
+    }
+  };
+  return { check: next, stop };
 }

@@ -13,6 +13,11 @@ import { FrameworkException } from '../core/errors.js';
 export interface MailConfig {
   /** SMTP server host name. Unset: mail is written to the outbox folder instead of being sent. */
   MAIL_SERVER?: string | undefined;
+  /**
+   * The app's `DEBUG`. `false` (production) makes the outbox a warning: mail written there
+   * reaches nobody (a sign-up's verification link, a password reset).
+   */
+  DEBUG?: boolean | undefined;
   /** SMTP port. Default 587 (STARTTLS); use 465 with `MAIL_USE_TLS` for implicit TLS. */
   MAIL_PORT?: number | undefined;
   /** Implicit TLS: TLS from the first byte (port 465). Default false. */

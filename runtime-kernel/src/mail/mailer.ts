@@ -79,9 +79,14 @@ export class Mailer {
     if (s.mode === 'outbox') {
       this.#stream = loadNodemailer(host.root).then((m) => m.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
       this.#stream.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
-      host.logger.info(`mail: MAIL_SERVER is not set; outgoing mail is written to ${s.outboxDir} as .eml files`, {
-        outbox: s.outboxDir,
-      });
+      if (host.config.DEBUG === false) {
+        host.logger.warn(
+          `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${s.outboxDir} as .eml files and reaches nobody; set MAIL_SERVER (docs/mail.md)`,
+          { outbox: s.outboxDir },
+        );
+      } else {
+        host.logger.info(`mail: MAIL_SERVER is not set; outgoing mail is written to ${s.outboxDir} as .eml files`, { outbox: s.outboxDir });
+      }
       return;
     }
     const options = smtpOptions(s, host.tls);
