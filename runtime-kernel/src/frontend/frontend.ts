@@ -190,7 +190,7 @@ export class Frontend {
     } else {
       await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger, [...namespaces]);
       for (const s of viteSurfaces) {
-        mounts.push(s.#vite!.mount());
+        mounts.push(s.#vite!.assetsMount(), s.#vite!.mount());
         if (s.registerIndex) await s.#vite!.assertBuilt(); // a missing build stops the boot, not a later request
       }
     }
