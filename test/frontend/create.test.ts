@@ -73,3 +73,25 @@ describe('a Vite app with Vite Additives', () => {
     expect(await read(root, 'vitest.config.ts')).toContain('hookTimeout');
   });
 });
+
+describe('an htmx app with a Vite Additive', () => {
+  it("has its tests build the Additive's frontend and boot before the first request", async () => {
+    const root = await newProject('my-app', '--surface', 'htmx', '--no-alpine');
+    expect(await read(root, 'vitest.config.ts')).not.toContain('FW_BUILD_FRONTEND');
+    expect((await fw(root, 'create', 'additive', 'shop')).code).toBe(0);
+    const manifest = path.join(root, 'additives/shop/manifest.json');
+    const json = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
+    await writeFile(manifest, `${JSON.stringify({ ...json, frontend: { type: 'vite', framework: 'react' } }, null, 2)}\n`);
+    const generated = await fw(root, 'generate');
+    expect(generated.code, generated.error).toBe(0);
+
+    // Without the build, the production boot of `npm test` stops: the Additive's index is missing.
+    const config = await read(root, 'vitest.config.ts');
+    expect(config).toContain("FW_BUILD_FRONTEND: 'true'");
+    expect(config).toContain('hookTimeout');
+    const home = await read(root, 'test/home.test.ts');
+    expect(home).toContain('beforeAll(() => client.start());');
+    expect(home).toContain("expect(home.text).toContain('<h1>my-app</h1>');");
+    expect((await unformatted(root)).changed.filter((f) => f !== 'fw.json')).toEqual([]);
+  });
+});
