@@ -71,6 +71,8 @@ describe('a Vite app with Vite Additives', () => {
       expect(test.indexOf('beforeAll(() => client.start());')).toBeLessThan(test.indexOf('\ntest('));
     }
     expect(await read(root, 'vitest.config.ts')).toContain('hookTimeout');
+    // The README's map of the project shows where the frontend is.
+    expect(await read(root, 'README.md')).toMatch(/^\| `fluid\/frontend\/` +\| The Vite app/m);
   });
 });
 
@@ -93,5 +95,6 @@ describe('an htmx app with a Vite Additive', () => {
     expect(home).toContain('beforeAll(() => client.start());');
     expect(home).toContain("expect(home.text).toContain('<h1>my-app</h1>');");
     expect((await unformatted(root)).changed.filter((f) => f !== 'fw.json')).toEqual([]);
+    expect(await read(root, 'README.md')).not.toContain('`fluid/frontend/`');
   });
 });

@@ -39,6 +39,7 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
     name,
     frontend,
     htmx: frontend.type === 'htmx',
+    vite: frontend.type === 'vite',
     alpine: frontend.type === 'htmx' && frontend.alpine === true,
     // A Vite surface with register_index serves its built index at `/` (the kernel's
     // `frontend.index` route), so the app registers no template home page of its own.
