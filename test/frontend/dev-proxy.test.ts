@@ -5,7 +5,7 @@
  * traversal table sent as raw request lines (no client-side URL normalisation) all get 404
  * without a byte of the files; the surface itself still works.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,11 @@ beforeAll(async () => {
   writeFileSync(path.join(root, '.fw/record.json'), JSON.stringify({ secret: SECRET }));
   writeFileSync(path.join(root, 'fluid/frontend/.env'), `VITE_SECRET=${SECRET}\n`);
   writeFileSync(path.join(root, '.env'), `SECRET_KEY=${SECRET}\n`);
+  // Links a developer might make in a workspace: by their names they pass the deny list.
+  symlinkSync('../../../fw.json', path.join(root, 'fluid/frontend/src/settings.json'));
+  symlinkSync('../../app.ts', path.join(root, 'fluid/frontend/src/app-link.js'));
+  symlinkSync('../../../app_configs', path.join(root, 'fluid/frontend/src/configs'));
+  symlinkSync('main.js', path.join(root, 'fluid/frontend/src/entry.js'));
   fluid = new Fluid({ root, env: {}, logger: memoryLogger() });
   base = await start(fluid);
 }, 60_000);
@@ -59,6 +64,7 @@ describe('what the proxy still serves', () => {
     ['/vite-dev/fluid/frontend/src/main.js', 'import'],
     ['/vite-dev/fluid/frontend/src/main.js?raw', 'export default'],
     ['/vite-dev/fluid/frontend/public/favicon.svg', '<svg'],
+    ['/vite-dev/fluid/frontend/src/entry.js?raw', 'export default'], // a link to a file of the workspace
   ])('%s', async (url, text) => {
     const res = await raw(url);
     expect(res.status, res.body.slice(0, 300)).toBe(200);
@@ -88,6 +94,12 @@ describe('the probes of issue 17', () => {
     '/vite-dev/package.json',
     '/vite-dev/vite.config.js',
     '/vite-dev/fluid/frontend/.env',
+    // Symlinks in a workspace are judged by their targets.
+    '/vite-dev/fluid/frontend/src/settings.json',
+    '/vite-dev/fluid/frontend/src/settings.json?raw',
+    '/vite-dev/@fs{root}/fluid/frontend/src/settings.json',
+    '/vite-dev/fluid/frontend/src/app-link.js?raw',
+    '/vite-dev/fluid/frontend/src/configs/demo.ini?raw',
   ])('%s is 404', async (url) => {
     const res = await raw(url.replace('{root}', root));
     expect(res.status).toBe(404);

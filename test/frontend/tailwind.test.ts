@@ -1,10 +1,10 @@
 /** Tailwind v4 compiled in-process; regenerated at boot with FW_TAILWIND; the `fw tailwind --` passthrough. */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Additive, type Fluid } from '@fw/kernel';
 import { compileTailwind, rawStylesheetName, tailwindCli, tailwindCmd, TailwindError } from '@fw/kernel/frontend';
-import { cleanupProjects, makeFluid, makeProject, start } from '../kernel/helpers.js';
+import { cleanupProjects, makeFluid, makeProject, memoryLogger, start } from '../kernel/helpers.js';
 import { REPO_ROOT } from './helpers.js';
 
 const open: Fluid[] = [];
@@ -89,6 +89,17 @@ describe('FW_TAILWIND at boot', () => {
     expect(fluid.additives.get('shop')!.frontend.tailwind).toBe('/shop/static/tailwind.css');
   });
 
+  it('FW_TAILWIND on without any raw stylesheet warns, naming the file to create', async () => {
+    const logger = memoryLogger();
+    const fluid = makeFluid({ config: { FW_TAILWIND: true, APP_FRONTEND: { type: 'htmx' } } }, { logger });
+    open.push(fluid);
+    await fluid.mix();
+    expect(logger.lines.filter((l) => l.startsWith('warn '))).toEqual([
+      'warn FW_TAILWIND is on but no surface has a raw stylesheet, so nothing was compiled: create fluid/static/tailwind_raw.css (or additives/<name>/static/tailwind_raw.css) holding @import "tailwindcss";',
+    ]);
+    expect(logger.lines.some((l) => l.startsWith('info tailwind compiled'))).toBe(false);
+  });
+
   it('FW_TAILWIND off leaves the compiled file alone', async () => {
     const fluid = makeFluid({ files: { 'fluid/static/tailwind_raw.css': RAW } });
     open.push(fluid);
@@ -105,6 +116,7 @@ describe('fw tailwind passthrough', () => {
 
   it('runs the Tailwind CLI and raises TailwindError on a non-zero exit', async () => {
     // Under the repo, so the CLI (which resolves "tailwindcss" from its cwd) finds the package.
+    mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true }); // a fresh checkout has no .tmp/ yet
     const root = mkdtempSync(join(REPO_ROOT, '.tmp', 'fw-tailwind-cli-'));
     made.push(root);
     writeFileSync(join(root, 'in.css'), RAW);

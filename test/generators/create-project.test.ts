@@ -131,7 +131,7 @@ describe('create project', () => {
   test('bad vite flags are refused clearly, before anything is written', async () => {
     const cwd = await tempDir();
     await expect(run(['v', '--surface', 'vite', '--framework', 'angular', '--yes'], testIO(cwd))).rejects.toThrow(
-      /APP_FRONTEND\.framework: got "angular"/,
+      /--framework: got "angular"; expected one of lit, none/,
     );
     await expect(run(['v', '--surface', 'vue'], testIO(cwd))).rejects.toThrow(/--surface: got "vue"; expected one of none, htmx, vite/);
     expect(await listFiles(cwd)).toEqual([]);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { FRONTEND_TYPES, VITE_FRAMEWORKS, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
+import { didYouMean } from '@fw/schemas/suggest';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
@@ -114,6 +115,12 @@ async function isNonEmptyDir(dir: string): Promise<boolean> {
 function resolveAnswers(options: CreateProjectOptions, interactive: boolean): { known: ProjectPromptAnswers; missing: ProjectQuestion[] } {
   const known: ProjectPromptAnswers = {};
   const missing: ProjectQuestion[] = [];
+  // A mistyped framework is named as the flag it came from, before any missing answer.
+  if (options.framework !== undefined && !(VITE_FRAMEWORKS as readonly string[]).includes(options.framework)) {
+    const lower = options.framework.toLowerCase();
+    const hint = (VITE_FRAMEWORKS as readonly string[]).includes(lower) ? ` (did you mean ${lower}?)` : didYouMean(lower, VITE_FRAMEWORKS);
+    throw new CliError(`--framework: got ${JSON.stringify(options.framework)}; expected one of ${VITE_FRAMEWORKS.join(', ')}${hint}`);
+  }
   if (options.surface !== undefined) {
     if (!(FRONTEND_TYPES as readonly string[]).includes(options.surface)) {
       throw new CliError(`--surface: got ${JSON.stringify(options.surface)}; expected one of ${FRONTEND_TYPES.join(', ')}`);

@@ -34,15 +34,18 @@ function frontendOf(config: ProjectConfig, defaults: ConfigDefaults): Record<str
 }
 
 /** The data `blueprints/project` renders with. */
-function projectData(name: string, frontend: Record<string, unknown>, specs: DependencySpecs): Record<string, unknown> & { htmx: boolean; viteIndex: boolean } {
+function projectData(name: string, frontend: Record<string, unknown>, specs: DependencySpecs, viteBuild: boolean): Record<string, unknown> & { htmx: boolean; viteIndex: boolean } {
   return {
     name,
     frontend,
     htmx: frontend.type === 'htmx',
+    vite: frontend.type === 'vite',
     alpine: frontend.type === 'htmx' && frontend.alpine === true,
     // A Vite surface with register_index serves its built index at `/` (the kernel's
     // `frontend.index` route), so the app registers no template home page of its own.
     viteIndex: frontend.type === 'vite' && frontend.register_index !== false,
+    // The app or a local Additive has a Vite surface: a production boot (the app's tests) builds it.
+    viteBuild,
     kernelSpec: specs.kernelSpec,
     cliSpec: specs.cliSpec,
     prettierVersion: pinOf('prettier'),
@@ -72,7 +75,8 @@ const ONLY_WHEN: Readonly<Record<string, (data: { htmx: boolean; viteIndex: bool
 export async function renderProject(tree: Tree, input: ProjectRenderInput): Promise<void> {
   const { config, specs } = input;
   const frontend = frontendOf(config, input.defaults);
-  const data = projectData(config.name, frontend, specs);
+  const surfaces = surfacesOf(config, frontend, input.external, input.manifests ?? new Map());
+  const data = projectData(config.name, frontend, specs, surfaces.some(isVite));
   renderBlueprint(await loadBlueprint('project'), data, tree, PROJECT_GENERATOR_ID);
   tree.unrender('fw.json');
   for (const [file, wanted] of Object.entries(ONLY_WHEN)) {
@@ -81,9 +85,25 @@ export async function renderProject(tree: Tree, input: ProjectRenderInput): Prom
   for (const name of config.additives) {
     if (!input.external?.has(name)) await renderAdditive(tree, name, config.name, input.manifests?.get(name));
   }
-  const vite = await renderFrontend(tree, config, frontend, input.external, input.manifests ?? new Map());
+  const vite = await renderFrontend(tree, config.name, surfaces);
   addDependencies(tree, configDependencies({ config: config.config, vite }));
 }
+
+/** A surface as the Vite wiring reads it: the app's frontend block, or a local Additive's. */
+interface Surface {
+  additive?: string;
+  frontend: unknown;
+}
+
+/** The app's surface and every local Additive's (an installed Additive's is built by its package). */
+function surfacesOf(config: ProjectConfig, frontend: Record<string, unknown>, external: ReadonlySet<string> | undefined, manifests: ReadonlyMap<string, unknown>): Surface[] {
+  return [
+    { frontend },
+    ...config.additives.filter((n) => !external?.has(n)).map((n) => ({ additive: n, frontend: manifests.get(n) ?? { type: 'none' } })),
+  ];
+}
+
+const isVite = (s: Surface): boolean => (s.frontend as { type?: unknown }).type === 'vite';
 
 /**
  * The Vite wiring (`setupFrontend` of the frontend render) when the app or a local Additive has a
@@ -92,24 +112,14 @@ export async function renderProject(tree: Tree, input: ProjectRenderInput): Prom
  * `package.json` and the ignores of `.gitignore` applied to the project blueprint's render of
  * those two files. Without a Vite surface nothing changes. Returns whether there is one.
  */
-async function renderFrontend(
-  tree: Tree,
-  config: ProjectConfig,
-  frontend: Record<string, unknown>,
-  external: ReadonlySet<string> | undefined,
-  manifests: ReadonlyMap<string, unknown>,
-): Promise<boolean> {
-  const surfaces = [
-    { frontend },
-    ...config.additives.filter((n) => !external?.has(n)).map((n) => ({ additive: n, frontend: manifests.get(n) ?? { type: 'none' } })),
-  ];
-  if (!surfaces.some((s) => (s.frontend as { type?: unknown }).type === 'vite')) return false;
+async function renderFrontend(tree: Tree, name: string, surfaces: readonly Surface[]): Promise<boolean> {
+  if (!surfaces.some(isVite)) return false;
   const { setupFrontend } = await import('../frontend/setup.js');
   await prepareBlueprint('frontend', ['root/vite.config.js.hbs', 'workspace/vite.config.js.hbs']);
   let files: Map<string, string | Uint8Array>;
   try {
     files = setupFrontend({
-      name: config.name,
+      name,
       surfaces,
       packageJson: tree.rendered('package.json')?.toString('utf8') ?? '{}',
       gitignore: tree.rendered('.gitignore')?.toString('utf8'),

@@ -7,7 +7,7 @@
  * The proxy targets a fixed port, so it survives `restart()` of the dev server (Vite re-listens
  * on the same port); while the server is down a request answers 503.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -154,6 +154,19 @@ export function allowedDevPath(projectRoot: string, workspaces: readonly string[
   const root = resolve(projectRoot);
   const spaces = workspaces.map((w) => resolve(root, w));
   const within = (file: string) => spaces.some((w) => file.startsWith(w + sep)) || inNodeModules(file);
+  // Inside the root: the path from the root; a package above it: the path from its node_modules.
+  const named = (file: string, base: string): string => (file.startsWith(base + sep) ? relative(base, file) : file.slice(file.indexOf(`${sep}node_modules${sep}`) + 1));
+  // A symlink is judged by its target too, so a link in a workspace to fw.json or fluid/app.ts
+  // reaches nothing the gate refuses by name. A target outside the project (a linked package, a
+  // shared folder) is checked by name only.
+  const realRoot = realFile(root);
+  const realSpaces = spaces.map(realFile);
+  const allowedTarget = (file: string): boolean => {
+    const real = realFile(file);
+    if (real === file) return true; // no link on the way (or no such file): already checked
+    if (!real.startsWith(realRoot + sep)) return !denied(inNodeModules(real) ? named(real, realRoot) : real.slice(1));
+    return (realSpaces.some((w) => real.startsWith(w + sep)) || inNodeModules(real)) && !denied(relative(realRoot, real));
+  };
   return (raw) => {
     let path: string;
     try {
@@ -168,15 +181,22 @@ export function allowedDevPath(projectRoot: string, workspaces: readonly string[
     if (first === '@fs') {
       const file = resolve('/', rest.join('/'));
       if ('/' + rest.join('/') !== file || !within(file)) return false;
-      // Inside the root: the path from the root; a package above it: the path from its node_modules.
-      const inside = file.startsWith(root + sep);
-      return !denied(inside ? relative(root, file) : file.slice(file.indexOf(`${sep}node_modules${sep}`) + 1));
+      return !denied(named(file, root)) && allowedTarget(file);
     }
     if (first === '@id') return rest.length > 0 && rest[0] !== '' && !rest.join('/').startsWith('/') && !denied(rest.join('/'));
     if (first.startsWith('@')) return rest.length === 0 || segments.every((s) => s !== '');
     const file = resolve(root, ...segments);
-    return within(file) && !denied(segments.join('/'));
+    return within(file) && !denied(segments.join('/')) && allowedTarget(file);
   };
+}
+
+/** A file's real path (symlinks resolved), or the path itself when it does not exist (Vite answers 404). */
+function realFile(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function inNodeModules(file: string): boolean {

@@ -190,7 +190,7 @@ export class Frontend {
     } else {
       await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger, [...namespaces]);
       for (const s of viteSurfaces) {
-        mounts.push(s.#vite!.mount());
+        mounts.push(s.#vite!.assetsMount(), s.#vite!.mount());
         if (s.registerIndex) await s.#vite!.assertBuilt(); // a missing build stops the boot, not a later request
       }
     }
@@ -247,6 +247,12 @@ export async function generateTailwindCss(fluid: FluidCore): Promise<string[]> {
     await generateTailwindAsset(kernelRaw, out, KERNEL_STATIC_DIR);
     written.push(out);
   }
-  fluid.logger.info('tailwind compiled', { files: written.map((f) => relative(fluid.root, f)) });
+  if (written.length === 0) {
+    // Setting the key alone compiles nothing: say which file would make it do something.
+    const raw = rawStylesheetName(fluid.config.FW_THEMES);
+    fluid.logger.warn(
+      `FW_TAILWIND is on but no surface has a raw stylesheet, so nothing was compiled: create fluid/static/${raw} (or additives/<name>/static/${raw}) holding @import "tailwindcss";`,
+    );
+  } else fluid.logger.info('tailwind compiled', { files: written.map((f) => relative(fluid.root, f)) });
   return written;
 }

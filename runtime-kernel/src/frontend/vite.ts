@@ -5,9 +5,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FluidMiddleware } from '../core/context.js';
+import { serveStatic } from '../core/serve-static.js';
 import type { StaticMount } from '../core/static.js';
 import { FrontendException } from './errors.js';
 import { manipulateIndex } from './html.js';
+
+/** Vite's `build.assetsDir` default: where it writes the files it names by content hash. */
+const ASSETS_DIR = 'assets';
+/** `Cache-Control` max-age of the hashed assets, in seconds. */
+const ONE_YEAR = 31_536_000;
 
 /** What a surface tells its `Vite`. */
 export interface ViteSurface {
@@ -47,9 +54,18 @@ export class Vite {
     namespaces.add(this.namespace);
   }
 
-  /** The static mount of the build output. */
+  /** The static mount of the build output (revalidated on every use: `public/`'s files keep their names). */
   mount(): StaticMount {
     return { prefix: this.buildPrefix, dir: this.outDir };
+  }
+
+  /**
+   * The static mount of what Vite's build names by content hash (`assets/index-<hash>.js`):
+   * cached for a year as `immutable`. The longer prefix wins over {@link mount}'s.
+   */
+  assetsMount(): StaticMount {
+    const prefix = `${this.buildPrefix}/${ASSETS_DIR}`;
+    return { prefix, middleware: serveStatic(prefix, join(this.outDir, ASSETS_DIR), { maxAge: ONE_YEAR, immutable: true }) as FluidMiddleware };
   }
 
   /** The index page: the workspace source (debug, rewritten for the dev server) or the build. */
