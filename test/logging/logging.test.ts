@@ -4,7 +4,10 @@
  * formats (pino JSON lines, readable text) in a real process.
  */
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError, type Fluid } from '@fw/kernel';
@@ -80,6 +83,30 @@ describe('the request log', () => {
     await expect.poll(() => lines.filter((l) => l.startsWith('info GET /hang aborted'))).toHaveLength(1);
     hanging.splice(0).forEach((release) => release());
     expect(lines.filter((l) => l.includes('/hang'))).toHaveLength(1);
+  });
+
+  it('a streamed answer the client leaves before its end is an "aborted" line, not an error', async () => {
+    const logger = memoryLogger();
+    const fluid = makeFluid({}, { logger });
+    fluids.push(fluid);
+    fluid.app.get('stream', '/stream', (ctx) => {
+      const body = new PassThrough();
+      body.write('data: first\n\n'); // and never ends, like an event stream
+      ctx.type = 'text/event-stream';
+      ctx.body = body;
+    });
+    const base = await start(fluid);
+    const koaReported = new Promise<unknown>((resolve) => fluid.koa.once('error', resolve));
+    const req = request(`${base}/stream`).on('error', () => undefined);
+    req.end();
+    const [res] = (await once(req, 'response')) as [IncomingMessage];
+    res.on('error', () => undefined);
+    await once(res, 'data'); // the first event arrived: the client leaves
+    req.destroy();
+    // Koa reports the unfinished pipe; fw's listener (registered first) has run by then.
+    expect(await koaReported).toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    await expect.poll(() => logger.lines.filter((l) => l.startsWith('info GET /stream aborted'))).toHaveLength(1);
+    expect(logger.lines.filter((l) => l.startsWith('error'))).toEqual([]);
   });
 
   it('an incoming X-Request-Id is kept only from a trusted proxy, and only when well-formed', async () => {

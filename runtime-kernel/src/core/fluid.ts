@@ -78,6 +78,15 @@ export interface CloseOptions {
 /** A Node request listener. */
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
+/**
+ * True for the error Koa reports when a streamed body could not be sent to its end because the
+ * client closed the connection first (Node's `ERR_STREAM_PREMATURE_CLOSE` on an unfinished response).
+ */
+function clientLeft(err: unknown, ctx: Koa.Context | undefined): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' && ctx !== undefined && !ctx.res.writableFinished;
+}
+
 /** The application object without plugins; see the module comment. */
 export class FluidCore {
   /** The project root folder. */
@@ -141,7 +150,12 @@ export class FluidCore {
 
     this.koa = new Koa<FluidState, FluidContextExtensions>({ proxy: false });
     this.koa.silent = true;
-    this.koa.on('error', (err: unknown) => this.logger.error('response failed', { error: err }));
+    this.koa.on('error', (err: unknown, ctx?: Koa.Context) => {
+      // A streamed body (an event stream, a large file) whose client went away before its end:
+      // the request log already says "aborted"; it is not the server's failure.
+      if (clientLeft(err, ctx)) this.logger.debug('client left before the response ended', { path: ctx?.path });
+      else this.logger.error('response failed', { error: err });
+    });
     this.#extendContext();
   }
 
