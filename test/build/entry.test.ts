@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +58,18 @@ test('an unreadable SECRET_KEY_FILE, a misspelt key, a bad argument: one error l
   expect(misspelt.stderr).toMatch(/^error: Invalid config for app 'shop':\nenvironment: FW_LOG_LEVL: unknown key; did you mean FW_LOG_LEVEL\? [^\n]*\n$/);
   const argument = start(['--wokers', '2'], { SECRET_KEY: 'k'.repeat(64) });
   expect({ status: argument.status, stderr: argument.stderr }).toEqual({ status: 1, stderr: 'error: unknown argument "--wokers"; expected --workers <n>, --port <n> or --host <interface>\n' });
+});
+
+test('a port in use: one error line', async () => {
+  const taken = createServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const busy = start(['--port', String(port)], { SECRET_KEY: 'k'.repeat(64) });
+    expect({ status: busy.status, stderr: busy.stderr }).toEqual({ status: 1, stderr: `error: Cannot listen on 127.0.0.1:${port}: EADDRINUSE\n` });
+  } finally {
+    taken.close();
+  }
 });
 
 test('with a SECRET_KEY it serves the home page', async () => {

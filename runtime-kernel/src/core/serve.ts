@@ -110,7 +110,8 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
  * ```
  */
 export function startupFailed(err: unknown): never {
-  const code = (err as { code?: unknown } | null)?.code;
+  // fluid.listen() wraps the system error (`Cannot listen on 127.0.0.1:8000: EADDRINUSE`).
+  const code = err instanceof Error ? ((err.cause ?? err) as { code?: unknown }).code : undefined;
   if (err instanceof ConfigError || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
