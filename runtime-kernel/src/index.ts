@@ -33,7 +33,7 @@ export type { HttpRouter, BeforeRequestHook, AfterValueHook } from './core/route
 export type { WsRouter, WsHandler, WsGuard, WsRouteOptions } from './core/ws-router.js';
 export type { UrlParams, UrlForOptions } from './core/url.js';
 export type { TemplateData } from './core/templates.js';
-export { serve, serveArgs } from './core/serve.js';
+export { serve, serveArgs, startupFailed } from './core/serve.js';
 export type { ServeOptions, Served } from './core/serve.js';
 export { FrameworkException, HttpError, ConfigError } from './core/errors.js';
 export type { HttpErrorOptions, Logger } from './core/errors.js';

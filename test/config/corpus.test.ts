@@ -79,6 +79,8 @@ const INI_FILES: Case[] = [
   { name: 'a lowercase ini key', files: INI('port = 80\n'), expect: ['app_configs/app.ini:2: port: unknown key; did you mean PORT?'] },
   { name: 'a section', files: INI('[mail]\nserver = x\n'), expect: ['app_configs/app.ini:2: mail: unknown key'] },
   { name: 'DEBUG = maybe', files: INI('DEBUG = maybe\n'), expect: ['app_configs/app.ini:2: DEBUG: got "maybe"; expected a boolean'] },
+  { name: 'a key without "= value"', files: INI('; comment\n\nPORT\n'), expect: ['app_configs/app.ini:4: PORT: got a line without "="; expected KEY = value'] },
+  { name: 'a section header missing its "]"', files: INI('[mail\n'), expect: ['app_configs/app.ini:2: [mail: got a line without "="'] },
   { name: 'a repeated ini key', files: INI('PORT = 80\nPORT = 81\n'), expect: ['app_configs/app.ini:3: PORT: got a second PORT; expected each key once (first at line 2)'] },
   { name: 'a missing X_FILE', files: INI('MAIL_PASSWORD_FILE = nope/secret\n'), expect: ['app_configs/app.ini:2: MAIL_PASSWORD_FILE: cannot read'] },
   { name: 'both mail TLS flags (a rule between keys, checked on the merged config)', files: INI('MAIL_USE_TLS = true\n'), expect: ['app_configs/app.ini:2: MAIL_USE_TLS: got true; expected false while MAIL_USE_STARTTLS is true'] },

@@ -72,6 +72,16 @@ describe('the request log', () => {
     expect(lines.filter((l) => l.includes('/healthz'))).toEqual([]);
   });
 
+  it("the error line of a 500 carries the request's id, the one answered as X-Request-Id", async () => {
+    const { base, lines } = await app();
+    const res = await fetch(`${base}/boom`);
+    expect(res.status).toBe(500);
+    const id = res.headers.get('x-request-id')!;
+    expect(id).toMatch(UUID);
+    const failed = lines.find((l) => l.startsWith('error request failed '))!;
+    expect(JSON.parse(failed.slice('error request failed '.length))).toMatchObject({ method: 'GET', path: '/boom', requestId: id, error: 'kaboom' });
+  });
+
   it('a client that leaves before the answer gives one "aborted" line', async () => {
     const { base, lines } = await app();
     const url = new URL(base);

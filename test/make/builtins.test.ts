@@ -114,8 +114,13 @@ describe('each built-in: --dry-run prints what the real run writes, then fw gene
   });
 
   test('test: a vitest test per route, JSON or page, app or Additive', async () => {
-    for (const route of ['user', 'about', 'blog.posts', 'blog.archive']) await dryRunThenRun(root, 'make', 'test', route);
+    await ok(root, 'make', 'route', 'publish', '--method', 'post', '--router', 'app');
+    for (const route of ['user', 'about', 'blog.posts', 'blog.archive', 'publish']) await dryRunThenRun(root, 'make', 'test', route);
     expect(await read(root, 'test/user.test.ts')).toContain("fluid.urlFor('user', { id: '1' })");
+    // In the style of test/home.test.ts: the kernel's test client, which sends the CSRF token an
+    // app with auth requires on a POST.
+    for (const file of ['test/user.test.ts', 'test/publish.test.ts']) expect(await read(root, file)).toContain('const client = testClient(fluid);');
+    expect(await read(root, 'test/publish.test.ts')).toContain('const response = await client.post(url);');
     expect(await read(root, 'test/about.test.ts')).toContain('toMatch(/text\\/html/)');
     expect(await read(root, 'test/blog-posts.test.ts')).toContain('toMatch(/json/)');
     await generateIsNoOp();
@@ -157,5 +162,5 @@ test('the mail lands in the outbox, the event reaches a listener, the plugin set
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST')));
   const tests = sh('npm', ['test'], root, 180_000, [0], env);
   // eslint-disable-next-line no-control-regex
-  expect(tests.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Test Files\s+7 passed \(7\)/);
+  expect(tests.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Test Files\s+8 passed \(8\)/);
 }, 300_000);

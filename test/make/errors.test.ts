@@ -4,6 +4,9 @@
  * model before `fw migrate init`, and a route or page that clashes with the app (both sides named,
  * unless --force).
  */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { fw, ok, project, read, snapshot } from './helpers.js';
 
@@ -69,4 +72,17 @@ test('fw make route and fw make page refuse a clash, naming both sides; --force 
   const forced = await ok(root, 'make', 'route', 'greeting', '--router', 'app', '--path', '/hello', '--force');
   expect(forced).toContain('--force: written despite: GET /hello ("greeting", fluid/app.ts) would answer the same requests as GET /hello ("hello", fluid/app.ts:14)');
   expect(await read(root, 'fluid/app.ts')).toContain("fluid.app.get('greeting', '/hello', () => ({ route: 'greeting' }));");
+});
+
+test('a file fw make wrote and you deleted stays deleted, and fw says how to get it back; --force writes it again', async () => {
+  await ok(root, 'make', 'page', 'faq');
+  const template = await read(root, 'fluid/templates/faq.html');
+  await rm(path.join(root, 'fluid/templates/faq.html'));
+  const again = await ok(root, 'make', 'page', 'faq');
+  expect(again).toContain('skip-deleted        fluid/templates/faq.html');
+  expect(again).toContain('fluid/templates/faq.html: you deleted it, so fw make left it deleted; pass --force to write it again');
+  expect(existsSync(path.join(root, 'fluid/templates/faq.html'))).toBe(false);
+  expect(await ok(root, 'make', 'page', 'faq', '--force')).toContain('create              fluid/templates/faq.html  (you had deleted it: written again because of --force)');
+  expect(await read(root, 'fluid/templates/faq.html')).toBe(template);
+  expect(await ok(root, 'generate')).toMatch(/^\d+ files: \d+ unchanged\n$/);
 });

@@ -140,6 +140,17 @@ export const INSTALL_OPTIONS = {
   'no-install': { type: 'boolean' },
 } as const;
 
-/** Their help lines. */
-export const INSTALL_HELP = `  --install    run the install (npm install) when package.json's dependencies change
-  --no-install never run it, never ask (default: ask on a terminal, else print the command)`;
+/**
+ * Their help lines, the descriptions starting at `column` (that of the command's other options;
+ * at least 15: after "  --no-install ").
+ */
+export function installHelp(column = 15): string {
+  const line = (flag: string, text: string): string => `  ${flag}`.padEnd(Math.max(column, 15)) + text;
+  return [
+    line('--install', "run the install (npm install) when package.json's dependencies change"),
+    line('--no-install', 'never run it, never ask (default: ask on a terminal, else print the command)'),
+  ].join('\n');
+}
+
+/** The help lines of the commands whose options' descriptions start at column 15. */
+export const INSTALL_HELP = installHelp();

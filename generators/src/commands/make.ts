@@ -40,7 +40,8 @@ is an error naming its flag. "fw make <generator> --help" lists a generator's qu
 
 Options:
   --list       list the generators, fw's and your project's
-  --force      write even when a route or a template clashes, or a file is in the way
+  --force      write even when a route or a template clashes, a file is in the way, or you
+               deleted a file it writes (it is written again)
   --dry-run    print what would be written (diffs included) and write nothing
   --json       print the result as JSON
 ${INSTALL_HELP}
@@ -112,14 +113,17 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     command,
     dryRun,
     // The run answers for what it renders: files of this generator's other runs stay as they are.
-    tree: { formatter, cache, owns: (g) => g === id, leaves: isMakeGenerator, generatorId: id },
+    // --force also writes again a file of this run that you deleted (fw generate never does).
+    tree: { formatter, cache, owns: (g) => g === id, leaves: isMakeGenerator, generatorId: id, restoreDeleted: force },
     render: async (tree) => {
       const made = { io, root, tree, formatter, loaded, generator: generator.name, id, force, additives, lines: [] as string[], failed: false };
       await make.runActions(made, generator, answers, engine.plop);
       return made;
     },
   });
-  const { lines, failed } = result.rendered;
+  const { failed } = result.rendered;
+  const deleted = result.plan.items.filter((item) => item.action === 'skip-deleted' && item.theirs !== undefined).map((item) => item.path);
+  const lines = [...result.rendered.lines, ...deleted.map((path) => `${path}: you deleted it, so fw make left it deleted; pass --force to write it again`)];
   const code = await report(io, result, {
     dryRun,
     json: values.json === true,

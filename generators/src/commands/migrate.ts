@@ -4,7 +4,7 @@ import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
 import { report } from '../cli/report.js';
-import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
+import { INSTALL_OPTIONS, installHelp } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -34,7 +34,7 @@ Options:
   --name <n>      the migration's name (dev only)
   --dry-run       init only: print the plan and diffs, write nothing
   --json          init only: print the result as JSON
-${INSTALL_HELP}
+${installHelp(18)}
   -h, --help      show this help
 
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",

@@ -33,7 +33,7 @@ export function generatorHelp(generator: MakeGenerator): string {
   return (
     `Usage: fw make ${generator.name}${args} [options]\n\n${generator.description} (${from})\n\n` +
     `Questions (on a terminal fw asks the ones you leave out):\n${questions || '  none'}\n\n` +
-    'Options:\n  --force      write even when a route or a template clashes, or a file is in the way\n' +
+    'Options:\n  --force      write even when a route or a template clashes, a file is in the way, or you\n               deleted a file it writes (it is written again)\n' +
     '  --dry-run    print what would be written and write nothing\n  --json       print the result as JSON\n' +
     `  -h, --help   show this help${examples}\n`
   );

@@ -87,6 +87,8 @@ export interface PlannerOptions {
   overwriteUntracked?: boolean;
   /** Remove recorded files that are no longer rendered even when edited (`fw destroy --force`). */
   removeEdited?: boolean;
+  /** Write a render again whose file the user deleted, instead of leaving it deleted (`fw make --force`). */
+  restoreDeleted?: boolean;
   /** Generator recorded for explicit files that have no render. */
   generatorId: string;
 }
@@ -210,6 +212,12 @@ export class Planner {
       c.action = 'delete';
       c.remove = true;
       c.reason = 'edited by you, removed because of --force';
+    }
+    if (c.action === 'skip-deleted' && theirs !== undefined && this.#options.restoreDeleted) {
+      c.action = 'create';
+      c.write = theirs;
+      c.record = { op: 'set', bytes: theirs };
+      c.reason = 'you had deleted it: written again because of --force';
     }
     if (c.sidecar) {
       const existing = this.read(rel + SIDECAR_SUFFIX);

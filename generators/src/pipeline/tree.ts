@@ -65,6 +65,8 @@ export interface TreeOptions {
   overwriteUntracked?: boolean;
   /** Remove owned files that are no longer rendered even when edited (`fw destroy additive --force`). */
   removeEdited?: boolean;
+  /** Write a render again whose file the user deleted (`fw make --force`); by default it stays deleted. */
+  restoreDeleted?: boolean;
   /** `.fw/cache/`: wraps the formatter, and is saved by the apply step. */
   cache?: Cache;
 }
@@ -271,6 +273,7 @@ export class Tree {
           generatorId: this.#options.generatorId ?? 'fw',
           overwriteUntracked: this.#options.overwriteUntracked ?? false,
           removeEdited: this.#options.removeEdited ?? false,
+          restoreDeleted: this.#options.restoreDeleted ?? false,
         },
         store,
         new Containment(this.root),

@@ -1,5 +1,6 @@
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { CliError } from '../cli/errors.js';
+import { DEFAULT_PRETTIER_OPTIONS } from '../pipeline/format.js';
 
 /** The indentation and line ending a JSON file (`fw.json`, `package.json`) already uses, so an edit looks like the rest of the file. */
 export function styleOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
@@ -25,7 +26,10 @@ export function editAdditives(original: string, edit: (list: readonly string[]) 
   if (next.length === list.length && next.every((name, i) => name === list[i])) return original;
   // A one-line (minified) file gets minimal edits; otherwise jsonc-parser lays out the lines it
   // touches in the file's own indentation, and leaves every other line alone.
-  const format = text.trim().includes('\n') ? { formattingOptions: styleOf(text) } : {};
+  const multiline = text.trim().includes('\n');
+  const inline = multiline ? inlineList(text, next) : undefined;
+  if (inline !== undefined) return bom + inline;
+  const format = multiline ? { formattingOptions: styleOf(text) } : {};
   const removed = list.filter((name) => !next.includes(name));
   const added = next.filter((name) => !list.includes(name));
   let out = text;
@@ -43,4 +47,32 @@ export function editAdditives(original: string, edit: (list: readonly string[]) 
     return bom + out;
   }
   return bom + applyEdits(out, modify(out, ['additives'], next, format));
+}
+
+/**
+ * A list written on one line (`"additives": []`, as the project blueprint writes it) stays on one
+ * line, `["a", "b"]`, as prettier prints a short array: a file fw created stays prettier-clean.
+ * `undefined` when the list spans lines or holds comments, or the line would be longer than
+ * prettier's print width (then prettier breaks it, one item a line, as jsonc-parser lays it out).
+ */
+function inlineList(text: string, next: readonly string[]): string | undefined {
+  const tree = parseTree(text);
+  const node = tree && findNodeAtLocation(tree, ['additives']);
+  if (node?.type !== 'array') return undefined;
+  const written = text.slice(node.offset, node.offset + node.length);
+  if (written.includes('\n') || !isPlainJson(written)) return undefined; // a comment inside: edit in place
+  const out = text.slice(0, node.offset) + `[${next.map((name) => JSON.stringify(name)).join(', ')}]` + text.slice(node.offset + node.length);
+  const start = out.lastIndexOf('\n', node.offset) + 1;
+  const end = out.indexOf('\n', node.offset);
+  const line = out.slice(start, end < 0 ? undefined : end).replace(/\r$/, '');
+  return line.length <= DEFAULT_PRETTIER_OPTIONS.printWidth ? out : undefined;
+}
+
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

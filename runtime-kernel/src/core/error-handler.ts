@@ -57,9 +57,13 @@ function answerFor(err: unknown): Answer | undefined {
 export function answerError(ctx: FluidContext, err: unknown, logger: Logger): void {
   let answer = answerFor(err);
   if (!answer || (answer.status >= 500 && !(err instanceof HttpError && err.status === 503))) {
+    // The id the request log gave the response (X-Request-Id), so the stack is found from the id
+    // a user or a proxy reports. Read off the response: the core knows no plugin.
+    const requestId = ctx.response.get('x-request-id');
     logger.error('request failed', {
       method: ctx.method,
       path: ctx.path,
+      ...(typeof requestId === 'string' && requestId !== '' ? { requestId } : {}),
       error: err,
       stack: err instanceof Error ? err.stack : undefined,
     });

@@ -44,7 +44,7 @@ export type { StaticMount } from './static.js';
 export { serveStatic } from './serve-static.js';
 export type { StaticOptions } from './serve-static.js';
 export { toDir, findProjectRoot } from './paths.js';
-export { serve, serveArgs } from './serve.js';
+export { serve, serveArgs, startupFailed } from './serve.js';
 export type { ServeOptions, Served } from './serve.js';
 export { MissingPackageError, optionalPackages, importOptional, requireOptional, resolveOptional, assertInstalled } from './optional.js';
 export type { OptionalUse } from './optional.js';

@@ -17,7 +17,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { reportBackends } from './backends.js';
 import type { FluidApp } from './context.js';
-import { FrameworkException } from './errors.js';
+import { ConfigError, FrameworkException } from './errors.js';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -66,16 +66,18 @@ function isShutdownMessage(message: unknown): message is ShutdownMessage {
  * ```
  */
 export function serveArgs(argv: readonly string[]): ServeOptions {
+  // A bad argument is a ConfigError of the command line, so `startupFailed` prints it as one line.
+  const bad = (path: string, line: string): ConfigError => new ConfigError(line, [{ source: 'command line', path, line }]);
   const options: ServeOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg : arg.slice(0, eq);
     if (name !== '--workers' && name !== '--port' && name !== '--host') {
-      throw new FrameworkException(`unknown argument ${JSON.stringify(arg)}; expected --workers <n>, --port <n> or --host <interface>`);
+      throw bad(arg, `unknown argument ${JSON.stringify(arg)}; expected --workers <n>, --port <n> or --host <interface>`);
     }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined || value === '') throw new FrameworkException(`${name} needs a value`);
+    if (value === undefined || value === '') throw bad(name, `${name} needs a value`);
     if (name === '--host') {
       options.host = value;
       continue;
@@ -83,12 +85,38 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
     const n = Number(value);
     if (!/^\d+$/.test(value) || (name === '--workers' && n < 1) || (name === '--port' && n > 65535)) {
       const expected = name === '--workers' ? 'a whole number of worker processes, at least 1' : 'a port number 0-65535';
-      throw new FrameworkException(`${name}: got ${JSON.stringify(value)}; expected ${expected}`);
+      throw bad(name, `${name}: got ${JSON.stringify(value)}; expected ${expected}`);
     }
     if (name === '--workers') options.workers = n;
     else options.port = n;
   }
   return options;
+}
+
+/**
+ * What the production entry (`fluid/server.ts`) does with an error while the app loads or starts:
+ * a mistake in what it was given (a `ConfigError`: a bad config key, a missing `SECRET_KEY`, an
+ * unreadable `X_FILE`, a bad command-line argument; or a port in use or not allowed) is one
+ * `error: <message>` line on stderr and exit status 1, as under `fw run`, not a stack trace of the
+ * kernel's bundle. Anything else is thrown on, so Node prints its stack.
+ *
+ * ```ts
+ * try {
+ *   const { default: fluid } = await import('./app.js');
+ *   await serve(fluid, serveArgs(process.argv.slice(2)));
+ * } catch (err) {
+ *   startupFailed(err);
+ * }
+ * ```
+ */
+export function startupFailed(err: unknown): never {
+  // fluid.listen() wraps the system error (`Cannot listen on 127.0.0.1:8000: EADDRINUSE`).
+  const code = err instanceof Error ? ((err.cause ?? err) as { code?: unknown }).code : undefined;
+  if (err instanceof ConfigError || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
 }
 
 /** Serves an app until a signal arrives or `close()` is called; see the module comment. */

@@ -60,7 +60,8 @@ export const test: Builtin = {
           name,
           method,
           path: route.path,
-          notGet: method !== 'GET',
+          // The test client's method for it (get, post, ...), else client.request(method, url).
+          call: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method) ? method.toLowerCase() : false,
           params: params.length === 0 ? false : `{ ${params.map((p) => `${p}: '1'`).join(', ')} }`,
           json: answer === 'json',
           html: answer === 'html',

@@ -91,7 +91,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   }
   const iniRel = `app_configs/${app}.ini`;
   const iniFile = join(root, iniRel);
-  const ini = readKeyValueFile(root, iniRel, (text) => parseIni(text) as Record<string, unknown>);
+  const ini = readKeyValueFile(root, iniRel, (text) => parseIni(text) as Record<string, unknown>, { bareLines: true });
   const fileLayers: ConfigLayer[] = [{ source: 'fw.json', values: project.config.config, positions: project.positions }];
   if (ini) fileLayers.push(ini);
   // FW_APP and fw's other process variables are not config keys.
@@ -157,7 +157,12 @@ function readProject(root: string): { config: ProjectConfig; positions: Record<s
  * line of each key; `undefined` when it does not exist. A key written twice is an error naming
  * both lines (the parsers would silently keep one).
  */
-function readKeyValueFile(root: string, rel: string, parse: (text: string) => Record<string, unknown>): ConfigLayer | undefined {
+/**
+ * Reads an ini or dotenv file as a config layer, with the line of each key. `bareLines`: a line
+ * that is not `KEY = value` (nor a comment or a `[section]`) is an error naming it, instead of
+ * the key `true` the ini parser would make of it.
+ */
+function readKeyValueFile(root: string, rel: string, parse: (text: string) => Record<string, unknown>, options: { bareLines?: boolean } = {}): ConfigLayer | undefined {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
   let text: string;
@@ -168,14 +173,18 @@ function readKeyValueFile(root: string, rel: string, parse: (text: string) => Re
   } catch (err) {
     throw new ConfigError(`Cannot read ${rel}: ${(err as Error).message}`, [], { cause: err });
   }
-  const { positions, repeated } = keyLines(text);
-  if (repeated.length > 0) {
-    const problems = repeated.map(([key, first, second]) => {
-      const line = `${locate(rel, { line: second })}: ${key}: got a second ${key}; expected each key once (first at line ${first})`;
-      return { source: rel, path: key, line };
-    });
-    throw new ConfigError(`Invalid ${rel}:\n${problems.map((p) => p.line).join('\n')}`, problems);
+  const { positions, repeated, bare } = keyLines(text);
+  const problems = repeated.map(([key, first, second]) => {
+    const line = `${locate(rel, { line: second })}: ${key}: got a second ${key}; expected each key once (first at line ${first})`;
+    return { source: rel, path: key, line };
+  });
+  if (options.bareLines) {
+    for (const [content, at] of bare) {
+      const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected KEY = value, a ; comment or a blank line`;
+      problems.push({ source: rel, path: content, line });
+    }
   }
+  if (problems.length > 0) throw new ConfigError(`Invalid ${rel}:\n${problems.map((p) => p.line).join('\n')}`, problems);
   return { source: rel, values, positions };
 }
 

@@ -21,11 +21,15 @@ export function readText(file: string): string {
 
 /**
  * Where each `KEY = value` line of an ini or dotenv text names its key (1-based lines; the ini's
- * `[section]` headers too), and the keys written twice as `[key, first line, second line]`.
+ * `[section]` headers too), the keys written twice as `[key, first line, second line]`, and the
+ * lines that hold neither a key with `=`, a `[section]` header, a comment nor nothing, as
+ * `[text, line]` (the `ini` package reads such a line as a key set to `true`: `PORT` alone, or a
+ * header missing its `]`).
  */
-export function keyLines(text: string): { positions: Record<string, TextPosition>; repeated: [string, number, number][] } {
+export function keyLines(text: string): { positions: Record<string, TextPosition>; repeated: [string, number, number][]; bare: [string, number][] } {
   const positions: Record<string, TextPosition> = {};
   const repeated: [string, number, number][] = [];
+  const bare: [string, number][] = [];
   let section = '';
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const header = /^\s*\[([^\]]+)\]\s*$/.exec(raw);
@@ -35,11 +39,16 @@ export function keyLines(text: string): { positions: Record<string, TextPosition
       continue;
     }
     const match = /^\s*(?:export\s+)?([^=;#\s][^=]*?)\s*=/.exec(raw);
-    if (!match || section !== '') continue;
+    if (!match) {
+      const line = raw.trim();
+      if (line !== '' && !line.startsWith(';') && !line.startsWith('#')) bare.push([line, i + 1]);
+      continue;
+    }
+    if (section !== '') continue;
     const key = match[1]!;
     const first = positions[key];
     if (first) repeated.push([key, first.line, i + 1]);
     else positions[key] = { line: i + 1 };
   }
-  return { positions, repeated };
+  return { positions, repeated, bare };
 }
