@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { closest } from './suggest.js';
+import { choiceHint, closest } from './suggest.js';
 import { allowedKeysOf } from './strict.js';
 
 /** Where in a file a key or an error is: 1-based line, and column when known. */
@@ -125,6 +125,12 @@ function sizeText(origin: string, bound: number | bigint, inclusive: boolean | u
   return inclusive === false ? `a number less than ${n}` : `a number of at most ${n}`;
 }
 
+/** A did-you-mean when a string was given where one of a few strings was expected (`"htmz"` → htmx). */
+function nearChoice(given: unknown, choices: readonly unknown[]): string {
+  if (typeof given !== 'string' || !choices.every((c): c is string => typeof c === 'string')) return '';
+  return choiceHint(given, choices);
+}
+
 /** True when an enum value or a union's discriminator is absent (the issue is about a missing key). */
 function isMissingChoice(issue: z.core.$ZodRawIssue): boolean {
   if (issue.code === 'invalid_value') return issue.input === undefined;
@@ -146,14 +152,17 @@ export const expectedText: z.core.$ZodErrorMap = (issue) => {
       text = TYPE_NAMES[issue.expected] ?? `a ${issue.expected}`;
       break;
     case 'invalid_value':
-      text = listValues(issue.values);
+      text = listValues(issue.values) + nearChoice(issue.input, issue.values);
       break;
-    case 'invalid_union':
+    case 'invalid_union': {
+      const options: unknown = 'options' in issue ? issue.options : undefined;
+      const key = 'discriminator' in issue ? issue.discriminator : undefined;
       text =
-        'options' in issue && Array.isArray(issue.options) && issue.options.length > 0
-          ? listValues(issue.options)
+        Array.isArray(options) && options.length > 0
+          ? listValues(options) + (typeof key === 'string' ? nearChoice(valueAt(issue.input, [key]), options) : '')
           : 'one of the allowed forms';
       break;
+    }
     case 'unrecognized_keys':
       text = 'no such key';
       break;

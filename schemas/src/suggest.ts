@@ -59,3 +59,12 @@ export function didYouMean(wanted: string, candidates: Iterable<string>): string
   const near = closest(wanted, candidates);
   return near.length === 0 ? '' : ` (did you mean ${near.join(', ')}?)`;
 }
+
+/**
+ * The did-you-mean for a value outside a fixed set of choices: the choice it equals but for case
+ * (`"React"` → react), else the close ones; `""` when none is close.
+ */
+export function choiceHint(given: string, choices: readonly string[]): string {
+  const lower = given.toLowerCase();
+  return lower !== given && choices.includes(lower) ? ` (did you mean ${lower}?)` : didYouMean(lower, choices);
+}

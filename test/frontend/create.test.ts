@@ -23,6 +23,16 @@ describe('--framework', () => {
     }
     expect(await listFiles(cwd)).toEqual([]);
   });
+
+  it('so is a mistyped --surface', async () => {
+    const cwd = await tempDir();
+    for (const [given, near] of [['htmz', 'htmx'], ['Vite', 'vite']] as const) {
+      const made = await fw(cwd, 'create', 'project', 'my-app', '--surface', given, '--yes');
+      expect(made.code).toBe(1);
+      expect(made.error).toBe(`--surface: got "${given}"; expected one of none, htmx, vite (did you mean ${near}?)`);
+    }
+    expect(await listFiles(cwd)).toEqual([]);
+  });
 });
 
 /** The files of `root` that prettier formats under `npm run format` (its ignore files and config), and those it would change. */

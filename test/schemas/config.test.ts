@@ -320,6 +320,7 @@ describe('key rules', () => {
     ['queue size zero', { EVENTS_EVENT_QUEUE_SIZE: '0' }, 'e: EVENTS_EVENT_QUEUE_SIZE: got 0; expected a positive integer'],
     ['queue size text', { EVENTS_EVENT_QUEUE_SIZE: 'big' }, 'e: EVENTS_EVENT_QUEUE_SIZE: got "big"; expected a positive integer'],
     ['CACHE_TYPE', { CACHE_TYPE: 'memcached' }, 'e: CACHE_TYPE: got "memcached"; expected one of memory, file, redis'],
+    ['CACHE_TYPE mistyped', { CACHE_TYPE: 'reddis' }, 'e: CACHE_TYPE: got "reddis"; expected one of memory, file, redis (did you mean redis?)'],
     ['rate limit unit', { RATELIMIT_DEFAULT: '5 per fortnight' }, 'e: RATELIMIT_DEFAULT: got "5 per fortnight"; expected a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)'],
     ['rate limit zero', { RATELIMIT_DEFAULT: '0/minute' }, 'e: RATELIMIT_DEFAULT: got "0/minute"; expected a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)'],
     ['trusted host', { PROXY_TRUSTED_HOSTS: '10.0.0.0/33,proxy.local' }, [

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { FRONTEND_TYPES, VITE_FRAMEWORKS, validateConfig, validateProjectName, type FrontendConfig } from '@fw/schemas';
-import { didYouMean } from '@fw/schemas/suggest';
+import { choiceHint } from '@fw/schemas/suggest';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import { isInteractive, type CommandIO } from '../cli/io.js';
@@ -111,20 +111,20 @@ async function isNonEmptyDir(dir: string): Promise<boolean> {
   }
 }
 
+/** Throws a CliError naming `flag` when `given` is not one of `allowed`, with a did-you-mean. */
+function checkChoice(flag: string, given: string, allowed: readonly string[]): void {
+  if (allowed.includes(given)) return;
+  throw new CliError(`${flag}: got ${JSON.stringify(given)}; expected one of ${allowed.join(', ')}${choiceHint(given, allowed)}`);
+}
+
 /** The questions still unanswered after flags and --yes, and the values they already have. */
 function resolveAnswers(options: CreateProjectOptions, interactive: boolean): { known: ProjectPromptAnswers; missing: ProjectQuestion[] } {
   const known: ProjectPromptAnswers = {};
   const missing: ProjectQuestion[] = [];
-  // A mistyped framework is named as the flag it came from, before any missing answer.
-  if (options.framework !== undefined && !(VITE_FRAMEWORKS as readonly string[]).includes(options.framework)) {
-    const lower = options.framework.toLowerCase();
-    const hint = (VITE_FRAMEWORKS as readonly string[]).includes(lower) ? ` (did you mean ${lower}?)` : didYouMean(lower, VITE_FRAMEWORKS);
-    throw new CliError(`--framework: got ${JSON.stringify(options.framework)}; expected one of ${VITE_FRAMEWORKS.join(', ')}${hint}`);
-  }
+  // A mistyped choice is named as the flag it came from, before any missing answer.
+  if (options.framework !== undefined) checkChoice('--framework', options.framework, VITE_FRAMEWORKS);
   if (options.surface !== undefined) {
-    if (!(FRONTEND_TYPES as readonly string[]).includes(options.surface)) {
-      throw new CliError(`--surface: got ${JSON.stringify(options.surface)}; expected one of ${FRONTEND_TYPES.join(', ')}`);
-    }
+    checkChoice('--surface', options.surface, FRONTEND_TYPES);
     if (options.framework !== undefined && options.surface !== 'vite') {
       throw new CliError(`--framework ${options.framework}: a framework is for --surface vite, not --surface ${options.surface}`);
     }
