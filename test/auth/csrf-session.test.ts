@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fluid } from '@fw/kernel';
 import Keygrip from 'keygrip';
 import { PayloadSigner, deriveKey, session, signOut, requireUser } from '@fw/kernel/auth';
-import { cleanupProjects } from '../kernel/helpers.js';
+import { cleanupProjects, TEST_SECRET } from '../kernel/helpers.js';
 import { authApp, Client, client, USERS } from './helpers.js';
 
 let fluid: Fluid;
@@ -89,7 +89,7 @@ describe('CSRF', () => {
     const c = new Client(base);
     const token = await tokenOf(c);
     const { sid, iat } = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
-    const signer = new PayloadSigner('test-secret', 'signed'); // the app's own key
+    const signer = new PayloadSigner(TEST_SECRET, 'signed'); // the app's own key
     // sanity: the same signer makes a token the app accepts
     expect((await post(c, { 'X-CSRF-Token': signer.sign({ t: 'csrf', sid, iat }) })).status).toBe(200);
     await expectCsrf403(await post(c, { 'X-CSRF-Token': signer.sign({ t: 'verify-email', sid, iat }) }));

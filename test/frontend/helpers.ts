@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setupFrontend, type SurfaceEntry } from '../../generators/src/frontend/index.js';
+import { TEST_SECRET } from '../kernel/helpers.js';
 
 /** The fw checkout. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -33,7 +34,7 @@ export function viteProject(options: { name?: string; config?: Record<string, un
   const app = options.surfaces.find((s) => !s.additive);
   writeFiles(root, {
     'fw.json': JSON.stringify({ name, config: { ...(app ? { APP_FRONTEND: app.frontend } : {}), ...options.config } }, null, 2),
-    'app_configs/demo.ini': 'SECRET_KEY = test-secret\n',
+    'app_configs/demo.ini': `SECRET_KEY = ${TEST_SECRET}\n`,
   });
   for (const s of options.surfaces) {
     if (s.additive) writeFiles(root, { [`additives/${s.additive}/manifest.json`]: JSON.stringify({ name: s.additive, version: '0.1.0', frontend: s.frontend }) });

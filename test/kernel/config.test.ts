@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, Fluid } from '@fw/kernel';
 import { loadConfig } from '@fw/kernel/core';
-import { cleanupProjects, makeProject } from './helpers.js';
+import { cleanupProjects, makeProject, TEST_SECRET } from './helpers.js';
 
 afterAll(cleanupProjects);
 
@@ -35,7 +35,7 @@ describe('config layering', () => {
 
   it('chooses the ini by FW_APP, then options.app, defaulting to the project name', () => {
     const root = makeProject({ files: { 'app_configs/other.ini': 'SECRET_KEY = other\nAPP_LABEL = other\n' } });
-    expect(loadConfig({ root, env: {} }).SECRET_KEY).toBe('test-secret');
+    expect(loadConfig({ root, env: {} }).SECRET_KEY).toBe(TEST_SECRET);
     expect(loadConfig({ root, env: { FW_APP: 'other' } }).SECRET_KEY).toBe('other');
     expect(loadConfig({ root, env: {}, app: 'other' }).APP_LABEL).toBe('other');
     expect(() => loadConfig({ root, env: {}, app: '../x' })).toThrow(/Invalid app name/);

@@ -19,6 +19,9 @@ export interface ProjectSpec {
 
 const made: string[] = [];
 
+/** The SECRET_KEY of a project made without an `ini` (long enough not to be warned about). */
+export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789';
+
 /** Creates a project folder with fw.json, an ini and files. Removed by `cleanupProjects()`. */
 export function makeProject(spec: ProjectSpec = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'fw-kernel-'));
@@ -27,7 +30,7 @@ export function makeProject(spec: ProjectSpec = {}): string {
   writeFileSync(join(root, 'fw.json'), JSON.stringify({ name, config: spec.config ?? {} }, null, 2));
   if (spec.ini !== null) {
     mkdirSync(join(root, 'app_configs'));
-    writeFileSync(join(root, 'app_configs', `${name}.ini`), spec.ini ?? 'SECRET_KEY = test-secret\n');
+    writeFileSync(join(root, 'app_configs', `${name}.ini`), spec.ini ?? `SECRET_KEY = ${TEST_SECRET}\n`);
   }
   for (const [rel, content] of Object.entries(spec.files ?? {})) {
     const file = join(root, rel);

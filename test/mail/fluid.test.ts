@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
+import { TEST_SECRET } from '../kernel/helpers.js';
 import { captureLogger, parse, startSmtp, type TestSmtp } from './helpers.ts';
 
 let root: string | undefined;
@@ -24,7 +25,7 @@ function project(config: Record<string, unknown>, files: Record<string, string>)
   const dir = mkdtempSync(join(tmpdir(), 'fw-mail-fluid-'));
   writeFileSync(join(dir, 'fw.json'), JSON.stringify({ name: 'demo', config }));
   mkdirSync(join(dir, 'app_configs'));
-  writeFileSync(join(dir, 'app_configs', 'demo.ini'), 'SECRET_KEY = test-secret\n');
+  writeFileSync(join(dir, 'app_configs', 'demo.ini'), `SECRET_KEY = ${TEST_SECRET}\n`);
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), text);

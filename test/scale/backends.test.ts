@@ -107,3 +107,26 @@ describe('SECRET_KEY fingerprints in the shared Redis', () => {
     expect(keys).not.toContain(`fw:secret:demo:${secretFingerprint('the-key-before-the-rotation-of-this-test')}`);
   });
 });
+
+describe('a short SECRET_KEY', () => {
+  /** The SECRET_KEY warnings of an app started with `ini`. */
+  async function warnings(ini: string): Promise<string[]> {
+    const logger = memoryLogger();
+    const fluid = makeFluid({ ini }, { logger });
+    fluids.push(fluid);
+    await fluid.mix();
+    return logger.lines.filter((l) => l.includes('SECRET_KEY'));
+  }
+
+  it('is a startup warning outside debug, naming its length and how to make a good one', async () => {
+    expect(await warnings('SECRET_KEY = hunter2\n')).toEqual([
+      'warn SECRET_KEY of demo is 7 characters; use at least 32 random ones (`openssl rand -hex 32`): ' +
+        'sessions, CSRF tokens and JWTs signed with a short key can be forged by guessing it',
+    ]);
+  });
+
+  it('is not warned about in debug, nor at 32 characters', async () => {
+    expect(await warnings('SECRET_KEY = hunter2\nDEBUG = true\n')).toEqual([]);
+    expect(await warnings(`SECRET_KEY = ${'k'.repeat(32)}\n`)).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The health plugin (`fluid.health`, on by default): `/healthz`, `/readyz`, readiness checks for
- * fw's own backends, the drain delay, and the `SECRET_KEY` fingerprint check when the cache is
- * shared. See health.ts and docs/deployment.md.
+ * fw's own backends, the drain delay, a warning for a short `SECRET_KEY` outside debug, and the
+ * `SECRET_KEY` fingerprint check when the cache is shared. See health.ts and docs/deployment.md.
  */
 import type { Plugin } from '../core/plugin.js';
 import type {} from '../cache/plugin.js';
@@ -16,6 +16,9 @@ declare module '../core/fluid.js' {
   }
 }
 
+/** The shortest `SECRET_KEY` a production start accepts without a warning. */
+const MIN_SECRET_LENGTH = 32;
+
 /** The health plugin (the `Fluid` of `@fw/kernel` has it). */
 export function health(): Plugin {
   let beacon: SecretBeacon | undefined;
@@ -28,6 +31,14 @@ export function health(): Plugin {
     },
     start(fluid) {
       const { config } = fluid;
+      // `fw create app` writes 64 hex characters; a short, hand-typed key can be guessed offline
+      // from any signed cookie or token.
+      if (!config.DEBUG && config.SECRET_KEY && config.SECRET_KEY.length < MIN_SECRET_LENGTH) {
+        fluid.logger.warn(
+          `SECRET_KEY of ${fluid.name} is ${config.SECRET_KEY.length} characters; use at least ${MIN_SECRET_LENGTH} random ones ` +
+            '(`openssl rand -hex 32`): sessions, CSRF tokens and JWTs signed with a short key can be forged by guessing it',
+        );
+      }
       // fw's own backends; each logs its outages itself, so their checks do not.
       if (fluid.plugins.has('cache') && config.CACHE_TYPE !== 'memory') fluid.health.check('cache', () => fluid.cache.ping?.(), { log: false });
       const bus = fluid.plugins.has('events') ? fluid.events.bus : undefined;
