@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError, type Fluid } from '@fw/kernel';
-import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
+import { cleanupProjects, makeFluid, makeProject, memoryLogger, start } from '../kernel/helpers.js';
 import { REPO_ROOT } from '../support/prisma.js';
 
 const fluids: Fluid[] = [];
@@ -206,6 +206,21 @@ for (const [message, fields] of records) {
     expect(ours).toHaveLength(records.length);
     expect(ours).toEqual(untimed(result.stdout));
     expect(JSON.parse(ours[1]!)).toMatchObject({ level: 40, n: -0.5, nan: null, inf: null, yes: true, no: false });
+  });
+
+  it('FW_LOG_LEVEL in the environment sets the level of the app\'s logger (FW_LOG_LEVEL=warn npm start)', () => {
+    const script = `import { Fluid } from ${JSON.stringify(join(REPO_ROOT, 'runtime-kernel/src/index.ts'))};
+const fluid = new Fluid({ root: ${JSON.stringify(makeProject())} });
+fluid.logger.info('routine');
+fluid.logger.warn('worth a look');`;
+    const logged = (level?: string): string[] => {
+      const env = { ...process.env, FW_LOG_FORMAT: 'text', FW_LOG_LEVEL: level };
+      const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8', env });
+      expect(result.status, result.stderr).toBe(0);
+      return result.stderr.trim().split('\n');
+    };
+    expect(logged('warn')).toEqual(['warn worth a look']);
+    expect(logged(undefined)).toEqual(['info routine', 'warn worth a look']);
   });
 
   it('text: one readable line per record', () => {
