@@ -6,7 +6,7 @@
  * frontend, `npm ci --omit=dev`, and `npm start` serves the built index at `/` without Vite.
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -39,9 +39,16 @@ test('npx tsc --noEmit is clean (the Vite workspace is left to its own tsconfig)
   expect(as.run('npx', ['tsc', '--noEmit'], root).stdout).toBe('');
 });
 
-test("the app's own npm test passes: the frontend is built and / serves its index", () => {
-  expect(stripVTControlCharacters(as.run('npm', ['test'], root).stdout)).toMatch(/Tests\s+2 passed \(2\)/);
+test("the app's own npm test passes: the frontend is built once and / serves its index", async () => {
+  // A user's second and third test file, run in parallel: each boots the app on the one build of
+  // the globalSetup (a build per boot emptied dist/ under another file's app).
+  const home = await readFile(path.join(root, 'test/home.test.ts'), 'utf8');
+  for (const copy of ['home-2', 'home-3']) await writeFile(path.join(root, `test/${copy}.test.ts`), home);
+  const out = stripVTControlCharacters(as.run('npm', ['test', '--', '--maxWorkers=3'], root).stdout);
+  expect(out).toMatch(/Tests\s+6 passed \(6\)/);
+  expect(out.match(/^info frontend built /gm)).toHaveLength(1);
   expect(existsSync(path.join(root, 'fluid/frontend/dist/index.html'))).toBe(true);
+  for (const copy of ['home-2', 'home-3']) await rm(path.join(root, `test/${copy}.test.ts`));
 });
 
 test('production: npm run build builds the frontend, and npm start serves it at / with production dependencies only', async () => {

@@ -73,14 +73,15 @@ describe('a Vite app with Vite Additives', () => {
     expect(checked.filter((f) => f.includes('/frontend/'))).toEqual([]);
     expect(changed.filter((f) => f !== 'fw.json')).toEqual([]);
 
-    // Booting a Vite app checks and builds the frontend: longer than one test's 5 s, so the
-    // boot happens in beforeAll, under the hookTimeout of the app's vitest.config.ts.
+    // The boot happens in beforeAll, once per file; the frontend it serves is built once for
+    // every file, by the globalSetup of the app's vitest.config.ts.
     for (const name of ['shop', 'blog']) {
       const test = await read(root, `additives/${name}/${name}.test.ts`);
       expect(test).toContain('beforeAll(() => client.start());');
       expect(test.indexOf('beforeAll(() => client.start());')).toBeLessThan(test.indexOf('\ntest('));
     }
-    expect(await read(root, 'vitest.config.ts')).toContain('hookTimeout');
+    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['test/build-frontend.ts'],");
+    expect(await read(root, 'test/build-frontend.ts')).toContain('await buildFrontend();');
     // The README's map of the project shows where the frontend is.
     expect(await read(root, 'README.md')).toMatch(/^\| `fluid\/frontend\/` +\| The Vite app/m);
   });
@@ -89,7 +90,8 @@ describe('a Vite app with Vite Additives', () => {
 describe('an htmx app with a Vite Additive', () => {
   it("has its tests build the Additive's frontend and boot before the first request", async () => {
     const root = await newProject('my-app', '--surface', 'htmx', '--no-alpine');
-    expect(await read(root, 'vitest.config.ts')).not.toContain('FW_BUILD_FRONTEND');
+    expect(await read(root, 'vitest.config.ts')).not.toContain('globalSetup');
+    expect(await listFiles(root)).not.toContain('test/build-frontend.ts');
     expect((await fw(root, 'create', 'additive', 'shop')).code).toBe(0);
     const manifest = path.join(root, 'additives/shop/manifest.json');
     const json = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
@@ -98,9 +100,8 @@ describe('an htmx app with a Vite Additive', () => {
     expect(generated.code, generated.error).toBe(0);
 
     // Without the build, the production boot of `npm test` stops: the Additive's index is missing.
-    const config = await read(root, 'vitest.config.ts');
-    expect(config).toContain("FW_BUILD_FRONTEND: 'true'");
-    expect(config).toContain('hookTimeout');
+    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['test/build-frontend.ts'],");
+    expect(await listFiles(root)).toContain('test/build-frontend.ts');
     const home = await read(root, 'test/home.test.ts');
     expect(home).toContain('beforeAll(() => client.start());');
     expect(home).toContain("expect(home.text).toContain('<h1>my-app</h1>');");
