@@ -72,6 +72,22 @@ describe('the request log', () => {
     expect(lines.filter((l) => l.includes('/healthz'))).toEqual([]);
   });
 
+  it("in debug, live reload's script and event stream are not logged; the page that loads them is", async () => {
+    const { base, lines } = await app({ DEBUG: true });
+    const page = await fetch(`${base}/`);
+    expect(await page.text()).toBe('hello');
+    const script = await fetch(`${base}/fluid/dev/reload.js`);
+    expect(script.status).toBe(200);
+    await script.text();
+    const events = new AbortController();
+    const stream = await fetch(`${base}/fluid/dev/events`, { signal: events.signal });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    events.abort(); // a page view ends: the browser leaves the stream
+    await expect.poll(() => lines.filter((l) => l.startsWith('info GET / 200'))).toHaveLength(1);
+    await fluids.at(-1)!.close(); // every line is written by now
+    expect(lines.filter((l) => l.includes('/fluid/dev/'))).toEqual([]);
+  });
+
   it("the error line of a 500 carries the request's id, the one answered as X-Request-Id", async () => {
     const { base, lines } = await app();
     const res = await fetch(`${base}/boom`);

@@ -8,7 +8,9 @@
  * - `ctx.requestId` is the id, answered as `X-Request-Id`. An incoming `X-Request-Id` (1-128
  *   characters of letters, digits and `._:-`) is kept only from a trusted proxy (`PROXY_FIX`
  *   and a peer in `PROXY_TRUSTED_HOSTS`, as for the client address); otherwise a fresh UUID.
- * - Health probes (`HEALTH_LIVE_PATH`, `HEALTH_READY_PATH`) are neither logged nor given an id.
+ * - Health probes (`HEALTH_LIVE_PATH`, `HEALTH_READY_PATH`) are neither logged nor given an id;
+ *   in debug, neither are live reload's script and event stream (`/fluid/dev/*`), which every
+ *   page view of `npm run dev` fetches and leaves ("aborted").
  *
  * Why not pino-http: it needs a pino instance (an app may give its own `Logger`), its default
  * serializers log every header (cookies and `Authorization` included) unless told otherwise,
@@ -32,8 +34,12 @@ declare module '../core/context.js' {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Live reload's endpoints (frontend/live-reload.ts), served in debug only. */
+const LIVE_RELOAD_PATHS = '/fluid/dev/';
+
 /** The config keys the request log reads. */
 export interface RequestLogConfig {
+  DEBUG: boolean;
   PROXY_FIX: boolean;
   PROXY_TRUSTED_HOSTS: string[];
   HEALTH_ENABLED: boolean;
@@ -72,8 +78,9 @@ export function requestLog(config: RequestLogConfig, logger: Logger): ArrivalHoo
   }
   // Probes come every few seconds and say nothing a log reader wants: docs/logging.md.
   const probes = config.HEALTH_ENABLED ? new Set([config.HEALTH_LIVE_PATH, config.HEALTH_READY_PATH]) : undefined;
+  const debug = config.DEBUG;
   return (ctx) => {
-    if (probes?.has(ctx.path)) return;
+    if (probes?.has(ctx.path) || (debug && ctx.path.startsWith(LIVE_RELOAD_PATHS))) return;
     const started = performance.now();
     const given = trust ? ctx.get('X-Request-Id') : '';
     const peer = given ? ctx.req.socket.remoteAddress : undefined;
