@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
 import { cleanupDevProjects, devProject, DevRun, edit, FW_BIN, htmxApp, requireBuild, sse } from './helpers.js';
 
 const RELOAD_TAG = '<script src="/fluid/dev/reload.js" defer></script>';
@@ -28,7 +29,8 @@ describe('fw dev', () => {
   let dev: DevRun;
 
   beforeAll(async () => {
-    dev = await DevRun.start(root, ['dev']);
+    // An hour to drain: a restart that waited for a browser's open event stream would never come back within a test.
+    dev = await DevRun.start(root, ['dev'], { SERVER_DRAIN_TIMEOUT: '3600' });
     await dev.waitForBoot();
   }, 90_000);
 
@@ -100,19 +102,32 @@ describe('fw dev', () => {
     expect(dev.boots).toBe(2);
   });
 
-  it('a page open across a restart hears a new hello (its boot id changed) and so reloads', async () => {
+  it('a page open across a restart does not hold the old app open, hears a new hello (its boot id changed) and so reloads', async () => {
     const before = await sse(`${dev.base}/fluid/dev/events`);
-    await dev.waitFor(() => before.events.some((e) => e.event === 'hello'), 'the hello event', 10_000);
-    before.close();
-    edit(root, 'app_configs/devapp.ini', 'SECRET_KEY', '; edited\nSECRET_KEY');
-    await dev.waitForBoot(3);
-    const after = await sse(`${dev.base}/fluid/dev/events`);
+    const browser = await launchBrowser();
     try {
-      await dev.waitFor(() => after.events.some((e) => e.event === 'hello'), 'the hello event after the restart', 10_000);
-      expect(after.events[0]!.data).not.toBe(before.events[0]!.data);
-      expect(dev.output).toContain('fw dev: app_configs/devapp.ini changed, restarting');
+      await dev.waitFor(() => before.events.some((e) => e.event === 'hello'), 'the hello event', 10_000);
+      const page = await browser.newPage();
+      const listening = page.waitForResponse((r) => r.url().endsWith('/fluid/dev/events'));
+      await page.goto(`${dev.base}/`);
+      await listening;
+      await page.evaluate(() => Object.assign(window, { beforeRestart: true }));
+      // Both event streams stay open across the restart (the browser's also reconnects at once).
+      edit(root, 'app_configs/devapp.ini', 'SECRET_KEY', '; edited\nSECRET_KEY');
+      await dev.waitForBoot(3);
+      await page.waitForFunction(() => !('beforeRestart' in window), undefined, { timeout: 30_000 });
+      expect(await page.locator('h1').textContent()).toBe('edited live');
+      const after = await sse(`${dev.base}/fluid/dev/events`);
+      try {
+        await dev.waitFor(() => after.events.some((e) => e.event === 'hello'), 'the hello event after the restart', 10_000);
+        expect(after.events[0]!.data).not.toBe(before.events[0]!.data);
+        expect(dev.output).toContain('fw dev: app_configs/devapp.ini changed, restarting');
+      } finally {
+        after.close();
+      }
     } finally {
-      after.close();
+      before.close();
+      await browser.close();
     }
   });
 });
