@@ -6,6 +6,7 @@
  * and a server code change restarts it exactly once. `fw run` (production) has none of it.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,23 @@ describe('fw dev', () => {
       await browser.close();
     }
   });
+});
+
+describe('fw dev on a port in use (npm run dev twice)', () => {
+  it('says the port is taken and how to choose another, and the app exits instead of hanging', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const dev = await DevRun.start(root, ['dev'], {}, port);
+    try {
+      await dev.waitFor(() => dev.output.includes('the app exited (code 1)'), 'the app to exit');
+      expect(dev.output).toContain(`Cannot listen on 127.0.0.1:${port}: EADDRINUSE: another process (another "npm run dev"?) listens there`);
+      expect(dev.output).toContain('--port <n> or PORT=<n>');
+    } finally {
+      expect(await dev.stop()).toBe(0);
+      taken.close();
+    }
+  }, 60_000);
 });
 
 describe('fw run (production)', () => {
