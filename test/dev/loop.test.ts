@@ -150,6 +150,33 @@ describe('fw dev on a port in use (npm run dev twice)', () => {
   }, 60_000);
 });
 
+describe('fw dev leaves no app behind', () => {
+  const refused = (base: string) => fetch(base).then(
+    () => false,
+    () => true,
+  );
+
+  it('when its terminal closes (SIGHUP): it stops the app and exits 0', async () => {
+    const dev = await DevRun.start(root, ['dev']);
+    await dev.waitForBoot();
+    dev.child.kill('SIGHUP');
+    expect(await dev.exited).toBe(0);
+    expect(await refused(dev.base)).toBe(true);
+  }, 60_000);
+
+  it('when it is killed (SIGKILL): the app, in its own process group, stops by itself', async () => {
+    const dev = await DevRun.start(root, ['dev']);
+    await dev.waitForBoot();
+    dev.child.kill('SIGKILL');
+    await dev.exited;
+    const deadline = Date.now() + 30_000;
+    while (!(await refused(dev.base))) {
+      if (Date.now() > deadline) throw new Error(`the app still serves ${dev.base} after fw dev was killed`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
+});
+
 describe('fw run (production)', () => {
   it('has no live reload: no client in pages, no endpoints', async () => {
     const run = await DevRun.start(root, ['run']);

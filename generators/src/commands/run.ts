@@ -114,6 +114,9 @@ export async function serveProject(root: string, options: ServeOptions): Promise
     }
     throw error;
   }
+  // Under fw dev (an IPC channel to it): if fw dev dies without stopping the app (killed), the
+  // channel closes; stop then too, or the app would go on serving with nothing watching it.
+  if (process.connected) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
 
 function hasClose(value: object): value is { close(): Promise<void> } {

@@ -127,6 +127,7 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     };
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
+    process.once('SIGHUP', shutdown); // the terminal closed: the app, in its own process group, would be left serving
   });
 }
 
