@@ -156,6 +156,16 @@ describe('fw dev leaves no app behind', () => {
     () => true,
   );
 
+  it('on Ctrl-C (SIGINT): the app hears SIGINT, not SIGTERM, and both exit 0', async () => {
+    const dev = await DevRun.start(root, ['dev']);
+    await dev.waitForBoot();
+    dev.child.kill('SIGINT');
+    expect(await dev.exited).toBe(0);
+    expect(dev.output).toContain('SIGINT: shutting down');
+    expect(dev.output).not.toContain('SIGTERM');
+    expect(await refused(dev.base)).toBe(true);
+  }, 60_000);
+
   it('when its terminal closes (SIGHUP): it stops the app and exits 0', async () => {
     const dev = await DevRun.start(root, ['dev']);
     await dev.waitForBoot();
