@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
 import { cleanupDevProjects, devProject, DevRun, edit, htmxApp, requireBuild } from './helpers.js';
 
 const BOOM = [
@@ -79,6 +80,20 @@ describe('debug (fw dev)', () => {
     expect(page).toContain('<script src="/fluid/dev/reload.js" defer></script>'); // it reloads once fixed
   });
 
+  it('shows the source excerpt one line per line in a browser (no blank line between them)', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${dev.base}/boom/7`);
+      const lines = (await page.locator('pre.src').first().innerText()).split('\n').filter((l, i, all) => i < all.length - 1 || l !== '');
+      expect(lines.length).toBeGreaterThan(3);
+      for (const line of lines) expect(line).toMatch(/^\d+/); // every line starts with its number
+      expect(lines.find((l) => l.startsWith(String(THROWING_LINE)))).toContain('throw new Error(message)');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('gives a JSON caller the same facts as JSON', async () => {
     const res = await json(dev.base, '/api/boom');
     expect(res.status).toBe(500);
@@ -114,6 +129,18 @@ describe('debug (fw dev)', () => {
     await dev.waitFor(() => dev.output.includes('fluid/boom.ts:3: unresolved merge conflict marker'), 'the conflict error');
     edit(root, 'fluid/boom.ts', readFileSync(boom, 'utf8'), before);
     await dev.waitForBoot(2);
+    expect((await html(dev.base, '/boom/1')).status).toBe(500);
+  }, 120_000);
+
+  it("an error fluid/app.ts throws while it loads names the file and line it was thrown at, and the app is back once it is fixed", async () => {
+    const before = readFileSync(path.join(root, 'fluid/app.ts'), 'utf8');
+    edit(root, 'fluid/app.ts', 'export default fluid;', "throw new Error('DATABASE_URL is not set');\nexport default fluid;");
+    const line = before.split('\n').findIndex((l) => l === 'export default fluid;') + 1;
+    await dev.waitFor(() => dev.output.includes('error: DATABASE_URL is not set'), 'the error');
+    await dev.waitFor(() => dev.output.match(/the app exited \(code 1\)/g)?.length === 2, 'the app to exit');
+    expect(dev.output).toContain(`error: DATABASE_URL is not set\n  at fluid/app.ts:${line}:`);
+    edit(root, 'fluid/app.ts', "throw new Error('DATABASE_URL is not set');\n", '');
+    await dev.waitForBoot(3);
     expect((await html(dev.base, '/boom/1')).status).toBe(500);
   }, 120_000);
 });

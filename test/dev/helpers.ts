@@ -86,9 +86,9 @@ export class DevRun {
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   }
 
-  /** Starts `fw <args> --port <free>` in `root`, with `env` over this process's environment. */
-  static start(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<DevRun> {
-    return DevRun.spawn(root, process.execPath, [FW_BIN, ...args], env);
+  /** Starts `fw <args> --port <port>` (a free one by default) in `root`, with `env` over this process's environment. */
+  static start(root: string, args: string[], env: NodeJS.ProcessEnv = {}, port?: number): Promise<DevRun> {
+    return DevRun.spawn(root, process.execPath, [FW_BIN, ...args], env, false, port);
   }
 
   /** Starts the app's own `npm run <script> -- --port <free>` in `root` (its own process group). */
@@ -96,8 +96,8 @@ export class DevRun {
     return DevRun.spawn(root, 'npm', ['run', script, '--'], env, true);
   }
 
-  private static async spawn(root: string, command: string, args: string[], env: NodeJS.ProcessEnv, group = false): Promise<DevRun> {
-    const port = await freePort();
+  private static async spawn(root: string, command: string, args: string[], env: NodeJS.ProcessEnv, group = false, given?: number): Promise<DevRun> {
+    const port = given ?? (await freePort());
     const { FW_ENV: _unset, ...inherited } = process.env; // the test decides FW_ENV
     const child = spawn(command, [...args, '--port', String(port)], {
       cwd: root,

@@ -6,9 +6,11 @@
  * and a server code change restarts it exactly once. `fw run` (production) has none of it.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
 import { cleanupDevProjects, devProject, DevRun, edit, FW_BIN, htmxApp, requireBuild, sse } from './helpers.js';
 
 const RELOAD_TAG = '<script src="/fluid/dev/reload.js" defer></script>';
@@ -28,7 +30,8 @@ describe('fw dev', () => {
   let dev: DevRun;
 
   beforeAll(async () => {
-    dev = await DevRun.start(root, ['dev']);
+    // An hour to drain: a restart that waited for a browser's open event stream would never come back within a test.
+    dev = await DevRun.start(root, ['dev'], { SERVER_DRAIN_TIMEOUT: '3600' });
     await dev.waitForBoot();
   }, 90_000);
 
@@ -100,21 +103,83 @@ describe('fw dev', () => {
     expect(dev.boots).toBe(2);
   });
 
-  it('a page open across a restart hears a new hello (its boot id changed) and so reloads', async () => {
+  it('a page open across a restart does not hold the old app open, hears a new hello (its boot id changed) and so reloads', async () => {
     const before = await sse(`${dev.base}/fluid/dev/events`);
-    await dev.waitFor(() => before.events.some((e) => e.event === 'hello'), 'the hello event', 10_000);
-    before.close();
-    edit(root, 'app_configs/devapp.ini', 'SECRET_KEY', '; edited\nSECRET_KEY');
-    await dev.waitForBoot(3);
-    const after = await sse(`${dev.base}/fluid/dev/events`);
+    const browser = await launchBrowser();
     try {
-      await dev.waitFor(() => after.events.some((e) => e.event === 'hello'), 'the hello event after the restart', 10_000);
-      expect(after.events[0]!.data).not.toBe(before.events[0]!.data);
-      expect(dev.output).toContain('fw dev: app_configs/devapp.ini changed, restarting');
+      await dev.waitFor(() => before.events.some((e) => e.event === 'hello'), 'the hello event', 10_000);
+      const page = await browser.newPage();
+      const listening = page.waitForResponse((r) => r.url().endsWith('/fluid/dev/events'));
+      await page.goto(`${dev.base}/`);
+      await listening;
+      await page.evaluate(() => Object.assign(window, { beforeRestart: true }));
+      // Both event streams stay open across the restart (the browser's also reconnects at once).
+      edit(root, 'app_configs/devapp.ini', 'SECRET_KEY', '; edited\nSECRET_KEY');
+      await dev.waitForBoot(3);
+      await page.waitForFunction(() => !('beforeRestart' in window), undefined, { timeout: 30_000 });
+      expect(await page.locator('h1').textContent()).toBe('edited live');
+      const after = await sse(`${dev.base}/fluid/dev/events`);
+      try {
+        await dev.waitFor(() => after.events.some((e) => e.event === 'hello'), 'the hello event after the restart', 10_000);
+        expect(after.events[0]!.data).not.toBe(before.events[0]!.data);
+        expect(dev.output).toContain('fw dev: app_configs/devapp.ini changed, restarting');
+      } finally {
+        after.close();
+      }
     } finally {
-      after.close();
+      before.close();
+      await browser.close();
     }
   });
+});
+
+describe('fw dev on a port in use (npm run dev twice)', () => {
+  it('says the port is taken and how to choose another, and the app exits instead of hanging', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const dev = await DevRun.start(root, ['dev'], {}, port);
+    try {
+      await dev.waitFor(() => dev.output.includes('the app exited (code 1)'), 'the app to exit');
+      expect(dev.output).toContain(`Cannot listen on 127.0.0.1:${port}: EADDRINUSE: another process (another "npm run dev"?) listens there`);
+      expect(dev.output).toContain('--port <n> or PORT=<n>');
+    } finally {
+      expect(await dev.stop()).toBe(0);
+      taken.close();
+    }
+  }, 60_000);
+});
+
+describe('fw dev leaves no app behind', () => {
+  const refused = (base: string) => fetch(base).then(
+    () => false,
+    () => true,
+  );
+
+  // Ctrl-C reaches the app as SIGINT (its log says so); a closed terminal stops it as SIGTERM.
+  it.each([
+    ['Ctrl-C', 'SIGINT', 'SIGINT'],
+    ['its terminal closing', 'SIGHUP', 'SIGTERM'],
+  ] as const)('on %s (%s): it stops the app, which hears %s, and exits 0', async (_what, signal, heard) => {
+    const dev = await DevRun.start(root, ['dev']);
+    await dev.waitForBoot();
+    dev.child.kill(signal);
+    expect(await dev.exited).toBe(0);
+    expect(dev.output).toContain(`${heard}: shutting down`);
+    expect(await refused(dev.base)).toBe(true);
+  }, 60_000);
+
+  it('when it is killed (SIGKILL): the app, in its own process group, stops by itself', async () => {
+    const dev = await DevRun.start(root, ['dev']);
+    await dev.waitForBoot();
+    dev.child.kill('SIGKILL');
+    await dev.exited;
+    const deadline = Date.now() + 30_000;
+    while (!(await refused(dev.base))) {
+      if (Date.now() > deadline) throw new Error(`the app still serves ${dev.base} after fw dev was killed`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
 });
 
 describe('fw run (production)', () => {

@@ -14,14 +14,30 @@ const CLI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
  * (not in node_modules, not Node's, not the CLI's), as `fluid/db.ts:9:31` relative to `cwd`.
  */
 export function userFrame(error: Error, cwd: string): string | undefined {
-  for (const line of (error.stack ?? '').split('\n').slice(1)) {
-    const match = /(?:\(|at )(?:file:\/\/)?(\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
-    if (!match) continue;
-    const file = match[1]!;
-    if (file.includes('/node_modules/') || file.startsWith(CLI_ROOT + path.sep)) continue;
-    return `${path.relative(cwd, file) || file}:${match[2]}:${match[3]}`;
+  for (const line of stackFrames(error)) {
+    const frame = userFile(line, cwd);
+    if (frame) return frame;
   }
   return undefined;
+}
+
+/** The user's frame when the user's own code threw the error (its top frame is theirs). */
+function thrownByUser(error: Error, cwd: string): string | undefined {
+  const top = stackFrames(error)[0];
+  return top === undefined ? undefined : userFile(top, cwd);
+}
+
+function stackFrames(error: Error): string[] {
+  return (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+}
+
+/** `fluid/db.ts:9:31` for a stack line in a file of the user's, else undefined. */
+function userFile(line: string, cwd: string): string | undefined {
+  const match = /(?:\(|at )(?:file:\/\/)?(\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
+  if (!match) return undefined;
+  const file = match[1]!;
+  if (file.includes('/node_modules/') || file.startsWith(CLI_ROOT + path.sep)) return undefined;
+  return `${path.relative(cwd, file) || file}:${match[2]}:${match[3]}`;
 }
 
 const PROGRAMMING_ERRORS = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
@@ -32,8 +48,8 @@ const TOO_EARLY = /Cannot read properties of undefined|before initialization/;
 /**
  * Runs a command as a process: prints any error as `error: <message>` on stderr (with the stack
  * when FW_DEBUG is set) and sets the exit code (1 unless a {@link CliError} says otherwise). An
- * error thrown by the app's own code (`fw run` loading `fluid/app.ts`) also names the file and
- * line it came from, and a read of a module that was still loading says it may be an import cycle.
+ * error thrown by the app's own code (`fw run` loading `fluid/app.ts`: a programming error, or
+ * one its code threw itself) also names the file and line it came from, and a read of a module that was still loading says it may be an import cycle.
  */
 export async function runMain(main: CommandMain, argv: string[]): Promise<void> {
   const io = processIO();
@@ -42,8 +58,14 @@ export async function runMain(main: CommandMain, argv: string[]): Promise<void> 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`error: ${message}\n`);
-    // Only for programming errors: fw's and the kernel's own errors say what is wrong themselves.
-    const frame = error instanceof Error && PROGRAMMING_ERRORS.has(error.name) ? userFrame(error, io.cwd) : undefined;
+    // For programming errors, and errors the user's code threw itself (`throw new Error(...)` in
+    // fluid/app.ts); fw's and the kernel's own errors say what is wrong themselves.
+    const frame =
+      error instanceof Error && !(error instanceof CliError)
+        ? PROGRAMMING_ERRORS.has(error.name)
+          ? userFrame(error, io.cwd)
+          : thrownByUser(error, io.cwd)
+        : undefined;
     if (frame) {
       io.stderr.write(`  at ${frame}\n`);
       if (TOO_EARLY.test(message)) {

@@ -101,7 +101,26 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   const serveOptions: { port?: number; host?: string } = {};
   if (options.port !== undefined) serveOptions.port = options.port;
   if (options.host !== undefined) serveOptions.host = options.host;
-  await kernel.serve(app.default, serveOptions);
+  const fluid = app.default;
+  try {
+    await kernel.serve(fluid, serveOptions);
+  } catch (error) {
+    // The app had started (its plugins; under fw dev the live reload's IPC listener) when listen
+    // failed: close it, or this process would wait forever instead of exiting.
+    if (hasClose(fluid)) await fluid.close().catch(() => undefined);
+    const code = error instanceof Error ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
+    if (code === 'EADDRINUSE' && error instanceof Error) {
+      throw new CliError(`${error.message}: another process (another "npm run dev"?) listens there. Stop it, or choose another port with --port <n> or PORT=<n>.`);
+    }
+    throw error;
+  }
+  // Under fw dev (an IPC channel to it): if fw dev dies without stopping the app (killed), the
+  // channel closes; stop then too, or the app would go on serving with nothing watching it.
+  if (process.connected) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
+function hasClose(value: object): value is { close(): Promise<void> } {
+  return typeof (value as { close?: unknown }).close === 'function';
 }
 
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;

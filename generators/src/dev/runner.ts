@@ -51,12 +51,12 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
       }
     });
   };
-  const stopChild = async (): Promise<void> => {
+  const stopChild = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM'): Promise<void> => {
     const current = child;
     if (!current || current.exitCode !== null || current.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       current.once('exit', () => resolve());
-      if (!current.killed) current.kill('SIGTERM');
+      if (!current.killed) current.kill(signal);
     });
   };
 
@@ -118,15 +118,18 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   });
   return new Promise<number>((resolve) => {
-    const shutdown = (): void => {
+    // Ctrl-C reaches the app as SIGINT (a person at a terminal: no drain, and its log says so);
+    // anything else as SIGTERM.
+    const shutdown = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
       clearTimeout(timer);
       void watcher.close();
-      void cycle.then(stopChild).then(() => resolve(0));
+      void cycle.then(() => stopChild(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM')).then(() => resolve(0));
     };
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
+    process.once('SIGHUP', shutdown); // the terminal closed: the app, in its own process group, would be left serving
   });
 }
 

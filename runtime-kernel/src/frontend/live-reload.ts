@@ -12,6 +12,7 @@
  *   browsers hear about it, so a new class in a template is in the stylesheet the reload fetches.
  */
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { FluidMiddleware } from '../core/context.js';
 import type { FluidCore } from '../core/fluid.js';
@@ -67,7 +68,7 @@ export interface LiveReload {
   broadcast(event: 'reload' | 'css'): void;
   /** Handles a change notice from `fw dev` (recompiles Tailwind first when it is on). */
   changed(message: ChangedMessage): Promise<void>;
-  /** Ends the event streams and stops listening to `fw dev`. */
+  /** Ends the event streams (destroying their sockets) and refuses new ones, and stops listening to `fw dev`. */
   close(): void;
 }
 
@@ -86,12 +87,16 @@ export function injectClient(html: string): string {
 /** Starts live reload for `fluid` and listens for `fw dev`'s change notices on the IPC channel. */
 export function startLiveReload(fluid: FluidCore): LiveReload {
   const bootId = randomUUID();
-  const clients = new Set<PassThrough>();
+  // Each open event stream and its socket. On close the sockets are destroyed, not ended: an
+  // ended stream leaves a keep-alive socket, and the browser reconnects within `retry`, both of
+  // which held the server's close for the whole SERVER_DRAIN_TIMEOUT (10 s per restart).
+  const clients = new Map<PassThrough, Socket>();
+  let closed = false;
   const send = (stream: PassThrough, event: string, data: string): void => {
     stream.write(`event: ${event}\ndata: ${data}\n\n`);
   };
   const broadcast = (event: 'reload' | 'css'): void => {
-    for (const stream of clients) send(stream, event, String(Date.now()));
+    for (const stream of clients.keys()) send(stream, event, String(Date.now()));
   };
 
   const middleware: FluidMiddleware = async (ctx, next) => {
@@ -103,12 +108,19 @@ export function startLiveReload(fluid: FluidCore): LiveReload {
       return;
     }
     if (ctx.path !== LIVE_RELOAD_EVENTS) return next();
+    if (closed) {
+      // Shutting down: a network error, so the browser's EventSource retries (and reaches the
+      // restarted app); any HTTP answer would either stop it for good or hold the server open.
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/event-stream';
     const stream = new PassThrough();
-    clients.add(stream);
+    clients.set(stream, ctx.req.socket);
     const drop = (): void => {
       clients.delete(stream);
       stream.end();
@@ -157,8 +169,12 @@ export function startLiveReload(fluid: FluidCore): LiveReload {
     broadcast,
     changed,
     close() {
+      closed = true;
       process.off('message', onMessage);
-      for (const stream of clients) stream.end();
+      for (const [stream, socket] of clients) {
+        stream.end();
+        socket.destroy();
+      }
       clients.clear();
     },
   };

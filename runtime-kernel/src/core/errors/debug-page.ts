@@ -70,7 +70,7 @@ export function debugPage(report: DebugReport, status: number): string {
     f.excerpt
       ? `<pre class="src">${f.excerpt
           .map((l) => `<span class="${l.line === f.line ? 'hit' : ''}"><i>${l.line}</i>${escape(l.text) || ' '}</span>`)
-          .join('\n')}</pre>`
+          .join('')}</pre>` // block spans, one a line: a newline between them would be a blank line in the <pre>
       : '';
   const where = (f: StackFrame) => `${escape(f.shown)}:${f.line}:${f.column}`;
   const frames = report.frames
