@@ -42,6 +42,10 @@ export function planDiff(plan: Plan): string {
 
 const WIDTH = Math.max(...PLAN_ACTIONS.map((a) => a.length));
 
+function unresolvedReason(item: PlanItem): string {
+  return item.sidecarLeft ? `${item.path}${SIDECAR_SUFFIX} from an earlier run is still there` : 'still holds conflict markers from an earlier run';
+}
+
 /** One line of a summary: `  <label>  <path>  (<note>)`, labels aligned with the actions'. */
 export function summaryLine(label: string, file: string, note: string): string {
   return `  ${label.padEnd(WIDTH)}  ${file}  (${note})`;
@@ -55,7 +59,7 @@ export function summarise(plan: Plan, again = 'fw generate'): string {
   const lines: string[] = [];
   for (const item of plan.items) {
     if (item.action === 'unchanged' && !item.unresolved) continue;
-    lines.push(summaryLine(item.action, item.path, item.unresolved ? 'still holds conflict markers from an earlier run' : item.reason));
+    lines.push(summaryLine(item.action, item.path, item.unresolved ? unresolvedReason(item) : item.reason));
   }
   const counts = countActions(plan);
   const parts = PLAN_ACTIONS.filter((a) => counts[a] > 0).map((a) => `${counts[a]} ${a}`);
@@ -65,7 +69,7 @@ export function summarise(plan: Plan, again = 'fw generate'): string {
     const regions = conflicted.reduce((n, i) => n + i.conflicts, 0);
     lines.push(`${conflicted.length} file${conflicted.length === 1 ? '' : 's'} need${conflicted.length === 1 ? 's' : ''} your attention (${regions} conflict${regions === 1 ? '' : 's'}):`);
     for (const item of conflicted) {
-      const how = item.sidecar || item.action === 'conflict-untracked'
+      const how = item.sidecar || item.sidecarLeft || item.action === 'conflict-untracked'
         ? `compare with ${item.path}${SIDECAR_SUFFIX}, keep what you want, delete the .fw-new file`
         : 'edit the regions between <<<<<<< and >>>>>>>, remove the markers';
       lines.push(`  ${item.path}: ${how}`);
