@@ -186,6 +186,36 @@ describe('config changes that reach other renders', () => {
   }, 60_000);
 });
 
+describe('package.json edited by the user', () => {
+  test('a dependency the user added and one fw adds (typesafe-i18n for locales) merge by key, not as a conflict', async () => {
+    const root = await newProject();
+    const pkg = JSON.parse(await read(root, 'package.json')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+    pkg.dependencies.zod = '4.1.0'; // what `npm install zod` leaves: sorted, next to @fw/kernel
+    pkg.scripts.check = 'tsc --noEmit && eslint .';
+    await writeFile(path.join(root, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    await editConfig(root, (c) => {
+      c.config.I18N_SUPPORTED_LOCALES = ['en', 'pl'];
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/merge\s+package\.json/);
+    const merged = await read(root, 'package.json');
+    expect(merged).not.toContain('<<<<<<<');
+    const after = JSON.parse(merged) as typeof pkg;
+    expect(Object.keys(after.dependencies)).toEqual(['@fw/kernel', 'typesafe-i18n', 'zod']);
+    expect(after.scripts.check).toBe('tsc --noEmit && eslint .');
+    // The user's change of a dependency fw changes too is still a real overlap.
+    await editConfig(root, (c) => {
+      delete c.config.I18N_SUPPORTED_LOCALES;
+    });
+    await writeFile(path.join(root, 'package.json'), merged.replace('"typesafe-i18n": "5.27.1"', '"typesafe-i18n": "5.26.0"'));
+    const clash = await fw(root, 'generate');
+    expect(clash.code).toBe(1);
+    expect(clash.out).toMatch(/conflict\s+package\.json/);
+    expect(await read(root, 'package.json')).toContain('<<<<<<< ours (your edit)');
+  }, 60_000);
+});
+
 describe('the project lock', () => {
   test('a second generator on the same project fails naming the holder pid; a stale lock is taken over', async () => {
     const root = await newProject();
