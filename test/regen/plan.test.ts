@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -157,5 +158,40 @@ describe('planRegeneration', () => {
     await expect(
       planRendered({ projectRoot: root, rendered: new Map([['../evil.txt', b('x')]]), generatorId: GEN }),
     ).rejects.toThrow(/\.\.\/evil\.txt.*outside the project root/);
+  });
+});
+
+describe('a file where fw wants a folder', () => {
+  it('is refused while planning, naming both paths, before anything is written', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-blocked-'));
+    try {
+      await writeFile(path.join(dir, 'fluid'), 'a file named like a folder\n');
+      const rendered = new Map([['a.txt', b('a\n')], ['fluid/i18n/en/index.ts', b('export {};\n')]]);
+      await expect(planRendered({ projectRoot: dir, rendered, generatorId: GEN })).rejects.toThrow(
+        'Cannot write fluid/i18n/en/index.ts: fluid is a file, not a folder; move or rename it, then run again',
+      );
+      expect(existsSync(path.join(dir, 'a.txt'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a write that fails (a folder appeared where the file goes, after planning)', () => {
+  it('names the file, records what landed, and leaves no interrupted-run marker behind for fw doctor', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-fail-'));
+    try {
+      await applyToDisk(await planRendered({ projectRoot: dir, rendered: new Map([['a.txt', b('a\n')]]), generatorId: GEN }));
+      const plan = await planRendered({ projectRoot: dir, rendered: new Map([['a.txt', b('a2\n')], ['b.txt', b('b\n')]]), generatorId: GEN });
+      await mkdir(path.join(dir, 'b.txt/inside'), { recursive: true });
+      await expect(applyToDisk(plan)).rejects.toThrow(/^Could not write b\.txt: /);
+      expect(existsSync(path.join(dir, '.fw/cache/applying'))).toBe(false);
+      expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('a2\n');
+      const record = JSON.parse(await readFile(path.join(dir, '.fw/record.json'), 'utf8')) as { files: Record<string, { sha256: string }> };
+      expect(Object.keys(record.files)).toEqual(['a.txt']);
+      expect(await readFile(path.join(dir, '.fw/store', record.files['a.txt']!.sha256), 'utf8')).toBe('a2\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
