@@ -216,6 +216,29 @@ describe('package.json edited by the user', () => {
   }, 60_000);
 });
 
+describe('fluid/app.ts in conflict', () => {
+  test('the note names only the registrations still to do, not an Additive the file already registers', async () => {
+    const root = await newProject();
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    expect((await fw(root, 'create', 'additive', 'shop')).code).toBe(0);
+    const app = await read(root, 'fluid/app.ts');
+    const edited = app
+      .replace("import shop from '../additives/shop/index.js';\n", '')
+      .replace('fluid.additive(shop);\n', '')
+      .replace("{ title: 'demo' }", "{ title: 'Demo (mine)' }");
+    expect(edited).not.toBe(app);
+    await writeFile(path.join(root, 'fluid/app.ts'), edited);
+    // The Vite surface renders the line of the home route differently: an overlap with the edit.
+    await editConfig(root, (c) => {
+      c.config.APP_FRONTEND = { type: 'vite', framework: 'none' };
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/conflict\s+fluid\/app\.ts/);
+    expect(run.out).toContain('note: fluid/app.ts has conflicts: resolve them, then run `fw generate` again to register shop\n');
+  }, 60_000);
+});
+
 describe('the project lock', () => {
   test('a second generator on the same project fails naming the holder pid; a stale lock is taken over', async () => {
     const root = await newProject();

@@ -188,11 +188,17 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
 export async function registerAdditives(tree: Tree, register: readonly string[], unregister: readonly string[]): Promise<Registrations> {
   const result: Registrations = { added: [], removed: [] };
   if (register.length === 0 && unregister.length === 0) return result;
-  const names = [...register, ...unregister].join(', ');
   const app = await tree.item(APP_FILE);
   const merged = await tree.readText(APP_FILE);
   if ((app && (app.conflicts > 0 || app.unresolved)) || (merged !== undefined && hasConflictMarkers(merged))) {
-    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to register ${names}` };
+    // Only what is still to do: the registrations outside the conflict regions already count.
+    const imports = (name: string): boolean => merged !== undefined && new RegExp(`['"]\\.\\./additives/${name}/index\\.js['"]`).test(merged);
+    const todo = [
+      ...register.filter((n) => !imports(n)).map((n) => `register ${n}`),
+      ...unregister.filter(imports).map((n) => `unregister ${n}`),
+    ];
+    if (todo.length === 0) return result;
+    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to ${todo.join(', ')}` };
   }
   if (merged === undefined) {
     return register.length === 0 ? result : { ...result, note: `${APP_FILE} does not exist: the Additives ${register.join(', ')} are not registered anywhere` };
