@@ -216,6 +216,25 @@ describe('package.json edited by the user', () => {
   }, 60_000);
 });
 
+describe('an Additive added to fw.json by hand', () => {
+  test('whose mount path clashes with a route of the app: rendered, and the note says what clashes, as fw create additive would', async () => {
+    const root = await newProject();
+    const app = await read(root, 'fluid/app.ts');
+    await writeFile(path.join(root, 'fluid/app.ts'), `${app}\nfluid.app.get('shop', '/shop', () => 'mine');\n`);
+    expect((await fw(root, 'create', 'additive', 'shop')).error).toMatch(/^additive "shop" clashes with what the app already has:/);
+    await editConfig(root, (c) => {
+      c.additives = ['shop'];
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/create\s+additives\/shop\/index\.ts/);
+    expect(run.out).toContain('  note: additive "shop" clashes with what the app already has:\n  - ');
+    expect(run.out).toContain('\nRename it in fw.json "additives", or move the route or template it clashes with.\n');
+    // Once rendered, it is the project's: the next run says nothing more.
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+  }, 60_000);
+});
+
 describe('fluid/app.ts in conflict', () => {
   test('the note names only the registrations still to do, not an Additive the file already registers', async () => {
     const root = await newProject();

@@ -174,10 +174,32 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   await rememberManifests(tree, localNames, input.cache);
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
-  const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
+  const recorded = recordedAdditives(files);
+  const gone = [...recorded].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
+  const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
-  const notes = configNotes(config);
+  const notes = [...clashes, ...configNotes(config)];
   return notes.length > 0 ? { ...registrations, notes } : registrations;
+}
+
+/**
+ * What `fw create additive` refuses, for the Additives that `fw.json` lists and fw never rendered
+ * (added by hand, or renamed there): their routes, mount paths or templates clashing with the
+ * app's or another Additive's. `fw generate` still renders them (fw.json is the source of truth),
+ * and the note says what clashes.
+ */
+async function newAdditiveClashes(tree: Tree, added: readonly string[], local: readonly string[]): Promise<string[]> {
+  if (added.length === 0) return [];
+  const { additiveProposal, checkCollisions, describeCollisions } = await import('../codemods/index.js');
+  const notes: string[] = [];
+  for (const name of added) {
+    const proposal = await additiveProposal(tree, name);
+    const clashes = await checkCollisions(tree, proposal, local.filter((n) => n !== name));
+    if (clashes.length === 0) continue;
+    const [described] = describeCollisions(proposal, clashes).split('\nChoose another name');
+    notes.push(`${described}\nRename it in fw.json "additives", or move the route or template it clashes with.`);
+  }
+  return notes;
 }
 
 /**
