@@ -235,6 +235,21 @@ describe('an Additive added to fw.json by hand', () => {
   }, 60_000);
 });
 
+describe('a file where fw needs a folder', () => {
+  test('is named with the fix, and nothing is written (not a raw ENOTDIR)', async () => {
+    const root = await newProject();
+    await writeFile(path.join(root, 'additives'), 'notes, not a folder\n');
+    await editConfig(root, (c) => {
+      c.additives = ['shop'];
+    });
+    const before = await snapshot(root);
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(/^Cannot write additives\/shop\/[\w./]+: additives is a file, not a folder; move or rename it, then run again$/);
+    expect(await snapshot(root)).toEqual(before);
+  }, 60_000);
+});
+
 describe('fluid/app.ts in conflict', () => {
   test('the note names only the registrations still to do, not an Additive the file already registers', async () => {
     const root = await newProject();

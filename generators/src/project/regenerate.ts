@@ -70,7 +70,9 @@ async function readManifests(root: string, names: readonly string[], cache: Cach
     try {
       text = readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      // No manifest yet (or a file where its folder goes: the pipeline then names it).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw error;
     }
     const hash = sha256(name, text);
