@@ -53,13 +53,16 @@ export function summaryLine(label: string, file: string, note: string): string {
 
 /**
  * Human summary of a plan: one line per path that is not `unchanged`, the counts per action, and
- * the files with conflicts and how to resolve them, then the command to run `again`.
+ * the files with conflicts and how to resolve them, then the command to run `again` (for a
+ * `dryRun`, the conflicts are those the real run would write).
  */
-export function summarise(plan: Plan, again = 'fw generate'): string {
+export function summarise(plan: Plan, again = 'fw generate', dryRun = false): string {
   const lines: string[] = [];
   for (const item of plan.items) {
     if (item.action === 'unchanged' && !item.unresolved) continue;
-    lines.push(summaryLine(item.action, item.path, item.unresolved ? unresolvedReason(item) : item.reason));
+    // A dry run writes no marker: its conflicts are the ones the real run would mark.
+    const reason = dryRun && item.conflicts > 0 ? item.reason.replace(/ marked in the file$/, ' the real run would mark in the file') : item.reason;
+    lines.push(summaryLine(item.action, item.path, item.unresolved ? unresolvedReason(item) : reason));
   }
   const counts = countActions(plan);
   const parts = PLAN_ACTIONS.filter((a) => counts[a] > 0).map((a) => `${counts[a]} ${a}`);
@@ -74,7 +77,7 @@ export function summarise(plan: Plan, again = 'fw generate'): string {
         : 'edit the regions between <<<<<<< and >>>>>>>, remove the markers';
       lines.push(`  ${item.path}: ${how}`);
     }
-    lines.push(`Then run \`${again}\` again.`);
+    lines.push(dryRun ? `Run \`${again}\` to write them, resolve them, then run it again.` : `Then run \`${again}\` again.`);
   }
   return `${lines.join('\n')}\n`;
 }
