@@ -134,6 +134,8 @@ describe('planRegeneration', () => {
     expect(summarise(again)).toContain('still holds conflict markers');
     expect(summarise(again)).toMatch(/unchanged\s+notes\.md\s+\(notes\.md\.fw-new from an earlier run is still there\)/);
     expect(summarise(again)).toContain('notes.md: compare with notes.md.fw-new, keep what you want, delete the .fw-new file');
+    // Nothing new conflicted in this run: no "(0 conflicts)".
+    expect(summarise(again)).toContain('2 files need your attention:\n');
     expect(hasConflicts(again)).toBe(true);
   });
 

@@ -70,7 +70,9 @@ export function summarise(plan: Plan, again = 'fw generate', dryRun = false): st
   const conflicted = plan.items.filter((i) => i.conflicts > 0 || i.unresolved);
   if (conflicted.length > 0) {
     const regions = conflicted.reduce((n, i) => n + i.conflicts, 0);
-    lines.push(`${conflicted.length} file${conflicted.length === 1 ? '' : 's'} need${conflicted.length === 1 ? 's' : ''} your attention (${regions} conflict${regions === 1 ? '' : 's'}):`);
+    // Left from an earlier run only (markers, a .fw-new): no new conflict to count.
+    const counted = regions > 0 ? ` (${regions} conflict${regions === 1 ? '' : 's'})` : '';
+    lines.push(`${conflicted.length} file${conflicted.length === 1 ? '' : 's'} need${conflicted.length === 1 ? 's' : ''} your attention${counted}:`);
     for (const item of conflicted) {
       const how = item.sidecar || item.sidecarLeft || item.action === 'conflict-untracked'
         ? `compare with ${item.path}${SIDECAR_SUFFIX}, keep what you want, delete the .fw-new file`
