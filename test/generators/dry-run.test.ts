@@ -115,3 +115,24 @@ describe('--dry-run of every command writes nothing and prints what the real run
     expect(files.find((f) => f.path === 'prisma/main/schema.prisma')?.action).toBe('create');
   });
 });
+
+describe('--dry-run of a run that conflicts', () => {
+  test('says the conflicts are the ones the real run would mark, and to run it to write them', async () => {
+    const root = await newProject();
+    const app = path.join(root, 'fluid/app.ts');
+    await writeFile(app, (await readFile(app, 'utf8')).replace("{ title: 'demo' }", "{ title: 'Demo (mine)' }"));
+    await editConfig(root, (c) => {
+      c.config.APP_FRONTEND = { type: 'vite', framework: 'none' };
+    });
+    const before = await snapshot(root);
+    const dry = await fw(root, 'generate', '--dry-run');
+    expect(dry.code).toBe(1);
+    expect(dry.out).toMatch(/conflict\s+fluid\/app\.ts\s+\(your edits overlap the generator's changes: 1 conflict the real run would mark in the file\)/);
+    expect(dry.out).toContain('Run `fw generate` to write them, resolve them, then run it again.\n');
+    expect(dry.out).not.toContain('Then run `fw generate` again.');
+    expect(await snapshot(root)).toEqual(before);
+    const real = await fw(root, 'generate');
+    expect(real.out).toMatch(/conflict\s+fluid\/app\.ts\s+\(your edits overlap the generator's changes: 1 conflict marked in the file\)/);
+    expect(real.out).toContain('Then run `fw generate` again.\n');
+  }, 60_000);
+});

@@ -186,6 +186,93 @@ describe('config changes that reach other renders', () => {
   }, 60_000);
 });
 
+describe('package.json edited by the user', () => {
+  test('a dependency the user added and one fw adds (typesafe-i18n for locales) merge by key, not as a conflict', async () => {
+    const root = await newProject();
+    const pkg = JSON.parse(await read(root, 'package.json')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+    pkg.dependencies.zod = '4.1.0'; // what `npm install zod` leaves: sorted, next to @fw/kernel
+    pkg.scripts.check = 'tsc --noEmit && eslint .';
+    await writeFile(path.join(root, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    await editConfig(root, (c) => {
+      c.config.I18N_SUPPORTED_LOCALES = ['en', 'pl'];
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/merge\s+package\.json/);
+    const merged = await read(root, 'package.json');
+    expect(merged).not.toContain('<<<<<<<');
+    const after = JSON.parse(merged) as typeof pkg;
+    expect(Object.keys(after.dependencies)).toEqual(['@fw/kernel', 'typesafe-i18n', 'zod']);
+    expect(after.scripts.check).toBe('tsc --noEmit && eslint .');
+    // The user's change of a dependency fw changes too is still a real overlap.
+    await editConfig(root, (c) => {
+      delete c.config.I18N_SUPPORTED_LOCALES;
+    });
+    await writeFile(path.join(root, 'package.json'), merged.replace('"typesafe-i18n": "5.27.1"', '"typesafe-i18n": "5.26.0"'));
+    const clash = await fw(root, 'generate');
+    expect(clash.code).toBe(1);
+    expect(clash.out).toMatch(/conflict\s+package\.json/);
+    expect(await read(root, 'package.json')).toContain('<<<<<<< ours (your edit)');
+  }, 60_000);
+});
+
+describe('an Additive added to fw.json by hand', () => {
+  test('whose mount path clashes with a route of the app: rendered, and the note says what clashes, as fw create additive would', async () => {
+    const root = await newProject();
+    const app = await read(root, 'fluid/app.ts');
+    await writeFile(path.join(root, 'fluid/app.ts'), `${app}\nfluid.app.get('shop', '/shop', () => 'mine');\n`);
+    expect((await fw(root, 'create', 'additive', 'shop')).error).toMatch(/^additive "shop" clashes with what the app already has:/);
+    await editConfig(root, (c) => {
+      c.additives = ['shop'];
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/create\s+additives\/shop\/index\.ts/);
+    expect(run.out).toContain('  note: additive "shop" clashes with what the app already has:\n  - ');
+    expect(run.out).toContain('\nRename it in fw.json "additives", or move the route or template it clashes with.\n');
+    // Once rendered, it is the project's: the next run says nothing more.
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+  }, 60_000);
+});
+
+describe('a file where fw needs a folder', () => {
+  test('is named with the fix, and nothing is written (not a raw ENOTDIR)', async () => {
+    const root = await newProject();
+    await writeFile(path.join(root, 'additives'), 'notes, not a folder\n');
+    await editConfig(root, (c) => {
+      c.additives = ['shop'];
+    });
+    const before = await snapshot(root);
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(/^Cannot write additives\/shop\/[\w./]+: additives is a file, not a folder; move or rename it, then run again$/);
+    expect(await snapshot(root)).toEqual(before);
+  }, 60_000);
+});
+
+describe('fluid/app.ts in conflict', () => {
+  test('the note names only the registrations still to do, not an Additive the file already registers', async () => {
+    const root = await newProject();
+    expect((await fw(root, 'create', 'additive', 'blog')).code).toBe(0);
+    expect((await fw(root, 'create', 'additive', 'shop')).code).toBe(0);
+    const app = await read(root, 'fluid/app.ts');
+    const edited = app
+      .replace("import shop from '../additives/shop/index.js';\n", '')
+      .replace('fluid.additive(shop);\n', '')
+      .replace("{ title: 'demo' }", "{ title: 'Demo (mine)' }");
+    expect(edited).not.toBe(app);
+    await writeFile(path.join(root, 'fluid/app.ts'), edited);
+    // The Vite surface renders the line of the home route differently: an overlap with the edit.
+    await editConfig(root, (c) => {
+      c.config.APP_FRONTEND = { type: 'vite', framework: 'none' };
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/conflict\s+fluid\/app\.ts/);
+    expect(run.out).toContain('note: fluid/app.ts has conflicts: resolve them, then run `fw generate` again to register shop\n');
+  }, 60_000);
+});
+
 describe('the project lock', () => {
   test('a second generator on the same project fails naming the holder pid; a stale lock is taken over', async () => {
     const root = await newProject();

@@ -104,6 +104,11 @@ describe('each built-in: --dry-run prints what the real run writes, then fw gene
     expect(app).toContain("import { orderPaidEvent } from './events/order-paid.js';");
     expect(app).toContain('export const orderPaid = orderPaidEvent(fluid);');
     await generateIsNoOp();
+    // Run again, it changes nothing: no second registration (as orderPaidSignal) of the same event.
+    const again = await ok(root, 'make', 'event', 'order.paid', '--fields', 'orderId:string total:number');
+    expect(again).toMatch(/^1 file: 1 unchanged\n/);
+    expect(again).toContain('fluid/app.ts already has export const orderPaid = orderPaidEvent(fluid);: left as it is');
+    expect(await read(root, 'fluid/app.ts')).toBe(app);
   });
 
   test('plugin: a plugin with its ctx field, registered with fluid.plugin()', async () => {

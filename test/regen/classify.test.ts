@@ -128,7 +128,9 @@ describe('classify', () => {
 
   it('conflict-untracked: not recorded and a different file is in the way', () => {
     const c = classify(input({ recorded: false, base: undefined, disk: b('theirs is not mine\n'), theirs: b('gen\n') }));
-    expect(c).toMatchObject({ action: 'conflict-untracked', conflicts: 1, record: { op: 'keep' } });
+    expect(c).toMatchObject({ action: 'conflict-untracked', conflicts: 1, record: { op: 'set' } });
+    // The render is the next base, so the file the user keeps is then their edit of it.
+    expect(c.record.op === 'set' && text(c.record.bytes)).toBe('gen\n');
     expect(text(c.sidecar)).toBe('gen\n');
     expect(c.write).toBeUndefined();
   });

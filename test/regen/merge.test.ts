@@ -3,6 +3,39 @@ import { hasConflictMarkers, MARKER_BASE, MARKER_OURS, MARKER_SEP, MARKER_THEIRS
 
 const path = 'fluid/app.ts';
 
+describe('mergeFile of a package.json', () => {
+  const pkg = (deps: Record<string, string>, extra: Record<string, unknown> = {}): string =>
+    `${JSON.stringify({ name: 'demo', scripts: { dev: 'fw run' }, ...extra, dependencies: deps }, null, 2)}\n`;
+  const base = pkg({ '@fw/kernel': '^0.1.0' });
+
+  it('merges two dependencies added after the same line by key (the comma is no overlap)', () => {
+    const ours = pkg({ '@fw/kernel': '^0.1.0', zod: '4.1.0' });
+    const theirs = pkg({ '@fw/kernel': '^0.1.0', 'typesafe-i18n': '5.27.1' });
+    const r = mergeFile({ base, ours, theirs, path: 'package.json' });
+    expect(r).toMatchObject({ kind: 'clean', conflicts: 0 });
+    expect(r.text).toBe(pkg({ '@fw/kernel': '^0.1.0', 'typesafe-i18n': '5.27.1', zod: '4.1.0' }));
+  });
+
+  it('keeps the CRLF and the indentation of the file on disk, and a key the user removed stays removed', () => {
+    const ours = pkg({ zod: '4.1.0' }).replace(/\n/g, '\r\n');
+    const theirs = pkg({ '@fw/kernel': '^0.1.0', vite: '8.3.8' }, { workspaces: ['fluid/frontend'] });
+    const r = mergeFile({ base, ours, theirs, path: 'package.json' });
+    expect(r.kind).toBe('clean');
+    // A key new in the render goes after the user's keys.
+    const want = { name: 'demo', scripts: { dev: 'fw run' }, dependencies: { vite: '8.3.8', zod: '4.1.0' }, workspaces: ['fluid/frontend'] };
+    expect(r.text).toBe(`${JSON.stringify(want, null, 2)}\n`.replace(/\n/g, '\r\n'));
+  });
+
+  it('still conflicts when both sides changed the same key, and leaves other JSON files to the line merge', () => {
+    const ours = pkg({ '@fw/kernel': '^0.2.0' });
+    const theirs = pkg({ '@fw/kernel': '^0.3.0' });
+    expect(mergeFile({ base, ours, theirs, path: 'package.json' })).toMatchObject({ kind: 'conflict', conflicts: 1 });
+    const added = { base, ours: pkg({ '@fw/kernel': '^0.1.0', zod: '4.1.0' }), theirs: pkg({ '@fw/kernel': '^0.1.0', vite: '8.3.8' }) };
+    expect(mergeFile({ ...added, path: 'fluid/frontend/package.json' }).kind).toBe('clean');
+    expect(mergeFile({ ...added, path: 'tsconfig.json' }).kind).toBe('conflict');
+  });
+});
+
 describe('mergeFile', () => {
   it('merges non-overlapping edits cleanly', () => {
     const base = 'a\nb\nc\nd\ne\n';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,7 +105,7 @@ describe('planRegeneration', () => {
       'write README.md', 'write fluid/app.ts', 'write fluid/frontend/main.tsx', 'write fluid/templates/index.html',
       'write notes.md.fw-new', 'remove old.txt',
     ]);
-    expect(updates.written.map((w) => w.path)).toEqual(['README.md', 'fluid/app.ts', 'fluid/frontend/main.tsx', 'fluid/templates/index.html']);
+    expect(updates.written.map((w) => w.path)).toEqual(['README.md', 'fluid/app.ts', 'fluid/frontend/main.tsx', 'fluid/templates/index.html', 'notes.md']);
     // The recorded base of a merged or conflicted file is the render, not what was written.
     expect(updates.written[0]?.content.toString()).toBe(v2.get('README.md')!.toString());
     expect(updates.dropped).toEqual(['kept.txt', 'old.txt']);
@@ -121,28 +122,78 @@ describe('planRegeneration', () => {
     expect(await readFile(path.join(root, 'notes.md'), 'utf8')).toBe('a file the user wrote\n');
     expect(await readFile(path.join(root, 'notes.md.fw-new'), 'utf8')).toBe('fw wants this path too\n');
     const record = JSON.parse(await readFile(path.join(root, '.fw/record.json'), 'utf8')) as { files: Record<string, unknown> };
-    expect(Object.keys(record.files).sort()).toEqual(['README.md', 'fluid/app.ts', 'fluid/frontend/main.tsx', 'fluid/templates/index.html', 'gone.txt']);
+    expect(Object.keys(record.files).sort()).toEqual(['README.md', 'fluid/app.ts', 'fluid/frontend/main.tsx', 'fluid/templates/index.html', 'gone.txt', 'notes.md']);
 
     const again = await planRendered({ projectRoot: root, rendered: v2, generatorId: GEN });
     const actions = Object.fromEntries(again.items.map((i) => [i.path, i.action]));
     expect(actions['README.md']).toBe('unchanged');
     expect(again.items.find((i) => i.path === 'README.md')?.unresolved).toBe(true);
-    expect(actions['notes.md']).toBe('conflict-untracked');
+    expect(actions['notes.md']).toBe('unchanged');
+    expect(again.items.find((i) => i.path === 'notes.md')).toMatchObject({ unresolved: true, sidecarLeft: true });
     expect(again.items.find((i) => i.path === 'notes.md')?.sidecar).toBeUndefined();
     expect(summarise(again)).toContain('still holds conflict markers');
+    expect(summarise(again)).toMatch(/unchanged\s+notes\.md\s+\(notes\.md\.fw-new from an earlier run is still there\)/);
+    expect(summarise(again)).toContain('notes.md: compare with notes.md.fw-new, keep what you want, delete the .fw-new file');
+    // Nothing new conflicted in this run: no "(0 conflicts)".
+    expect(summarise(again)).toContain('2 files need your attention:\n');
     expect(hasConflicts(again)).toBe(true);
+  });
+
+  it('an untracked file in the way is resolved by keeping it and deleting the .fw-new, as the summary says', async () => {
+    await writeFile(path.join(root, 'README.md'), '# demo (mine, resolved)\n\nRun `npx fw run`.\n');
+    await rm(path.join(root, 'notes.md.fw-new'));
+    const resolved = await planRendered({ projectRoot: root, rendered: v2, generatorId: GEN });
+    expect(resolved.items.find((i) => i.path === 'notes.md')).toMatchObject({ action: 'unchanged', unresolved: false, conflicts: 0 });
+    expect(hasConflicts(resolved)).toBe(false);
+    await applyToDisk(resolved);
+    expect(await readFile(path.join(root, 'notes.md'), 'utf8')).toBe('a file the user wrote\n');
   });
 
   it('only considers record entries of its own generator by default', async () => {
     const other = await planRendered({ projectRoot: root, rendered: new Map(), generatorId: 'additive:blog' });
     expect(other.items).toEqual([]);
     const all = await planRendered({ projectRoot: root, rendered: new Map(), generatorId: 'x', owns: () => true });
-    expect(all.items.length).toBe(5);
+    expect(all.items.length).toBe(6);
   });
 
   it('refuses record paths that escape the project, naming the path', async () => {
     await expect(
       planRendered({ projectRoot: root, rendered: new Map([['../evil.txt', b('x')]]), generatorId: GEN }),
     ).rejects.toThrow(/\.\.\/evil\.txt.*outside the project root/);
+  });
+});
+
+describe('a file where fw wants a folder', () => {
+  it('is refused while planning, naming both paths, before anything is written', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-blocked-'));
+    try {
+      await writeFile(path.join(dir, 'fluid'), 'a file named like a folder\n');
+      const rendered = new Map([['a.txt', b('a\n')], ['fluid/i18n/en/index.ts', b('export {};\n')]]);
+      await expect(planRendered({ projectRoot: dir, rendered, generatorId: GEN })).rejects.toThrow(
+        'Cannot write fluid/i18n/en/index.ts: fluid is a file, not a folder; move or rename it, then run again',
+      );
+      expect(existsSync(path.join(dir, 'a.txt'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a write that fails (a folder appeared where the file goes, after planning)', () => {
+  it('names the file, records what landed, and leaves no interrupted-run marker behind for fw doctor', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-fail-'));
+    try {
+      await applyToDisk(await planRendered({ projectRoot: dir, rendered: new Map([['a.txt', b('a\n')]]), generatorId: GEN }));
+      const plan = await planRendered({ projectRoot: dir, rendered: new Map([['a.txt', b('a2\n')], ['b.txt', b('b\n')]]), generatorId: GEN });
+      await mkdir(path.join(dir, 'b.txt/inside'), { recursive: true });
+      await expect(applyToDisk(plan)).rejects.toThrow(/^Could not write b\.txt: /);
+      expect(existsSync(path.join(dir, '.fw/cache/applying'))).toBe(false);
+      expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('a2\n');
+      const record = JSON.parse(await readFile(path.join(dir, '.fw/record.json'), 'utf8')) as { files: Record<string, { sha256: string }> };
+      expect(Object.keys(record.files)).toEqual(['a.txt']);
+      expect(await readFile(path.join(dir, '.fw/store', record.files['a.txt']!.sha256), 'utf8')).toBe('a2\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -68,7 +68,7 @@ export async function report(io: CommandIO, result: PipelineResult<unknown>, opt
     return exitCode;
   }
   let out = options.dryRun && options.diffs !== false ? planDiff(plan) : '';
-  out += summarise(plan, options.again) + (options.lines ?? '');
+  out += summarise(plan, options.again, options.dryRun) + (options.lines ?? '');
   if (leftovers.length > 0) out += `Removed ${leftovers.length} temp file(s) of an interrupted run: ${leftovers.join(', ')}\n`;
   io.stdout.write(out);
   out = '';

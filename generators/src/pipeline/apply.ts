@@ -135,7 +135,12 @@ export async function apply(plan: Plan, options: { generatorVersion?: string } =
   if (recordChanges) await mark(); // the store and the record are about to be written
   const record = (await updateRecord(plan.root, options.generatorVersion ?? packageVersion(), updates.written, updates.dropped)) ?? (await readRecord(plan.root));
   const collected = interrupted || recordChanges ? await removeEngineLeftovers(plan.root, record) : { temps: [], orphans: [] };
-  if (failure) throw failure.error;
+  if (failure) {
+    // A write that failed is no killed run: writeFileAtomic removed its temp file and the record
+    // describes what landed, so nothing is left for the next run or `fw doctor` to repair.
+    if (marked || interrupted) await rm(marker, { force: true });
+    throw failure.error;
+  }
   for (const folder of plan.prune) await removeEmptyFolders(path.join(plan.root, folder), path.dirname(path.join(plan.root, folder)));
   if (plan.cache) {
     const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));

@@ -64,8 +64,10 @@ export interface Classification {
   remove: boolean;
   /** Conflict regions written (or 1 for a binary / untracked conflict). */
   conflicts: number;
-  /** Whether the file left at `path` still holds conflict markers from an earlier run. */
+  /** Whether the file left at `path` still holds conflict markers, or a `.fw-new`, from an earlier run. */
   unresolved: boolean;
+  /** Whether the `.fw-new` written by an earlier conflict is still next to the file (it is resolved once deleted). */
+  sidecarLeft?: boolean;
   /** The record change to make once the writes succeeded. */
   record: RecordOp;
   /** The three inputs, kept for diffs and reports. */
@@ -122,7 +124,9 @@ function decide(input: ClassifyInput): Decision {
       reason: `a different file exists that fw did not write${missing}: left alone, new render in ${input.path}${SIDECAR_SUFFIX}`,
       sidecar: theirs,
       conflicts: 1,
-      record: { op: 'keep' },
+      // Like any conflict, the render becomes the base: once the user has compared and deleted
+      // the .fw-new, the file they kept is their edit of it (not a conflict on every run).
+      record: set(theirs),
     };
   }
 

@@ -60,11 +60,12 @@ export class Containment {
 
   /**
    * The folder half of {@link check}: throws when the folder of `relative` resolves outside the
-   * root; returns its real path. A caller that opens the file without following a symlink
+   * root, or when one of its folders is a file on disk (the message names both); returns its
+   * real path. A caller that opens the file without following a symlink
    * (`O_NOFOLLOW`) needs no more.
    */
   checkFolder(relative: string): string {
-    const realFolder = this.#realFolder(path.posix.dirname(relative));
+    const realFolder = this.#realFolder(path.posix.dirname(relative), relative);
     this.#inside(relative, realFolder, true);
     return realFolder;
   }
@@ -74,13 +75,14 @@ export class Containment {
    * parent's real path plus its name (one `lstat`); a symlink, or a folder that does not exist,
    * is resolved in full.
    */
-  #realFolder(folder: string): string {
+  #realFolder(folder: string, relative: string): string {
     if (folder === '.') return this.#realRoot;
     let real = this.#folders.get(folder);
     if (real !== undefined) return real;
-    const parent = this.#realFolder(path.posix.dirname(folder));
+    const parent = this.#realFolder(path.posix.dirname(folder), relative);
     const candidate = path.join(parent, path.posix.basename(folder));
     const stats = lstatSync(candidate, { throwIfNoEntry: false });
+    if (stats?.isFile()) throw new Error(`Cannot write ${relative}: ${folder} is a file, not a folder; move or rename it, then run again`);
     real = stats?.isDirectory() ? candidate : resolveExisting(path.join(this.root, folder));
     this.#folders.set(folder, real);
     return real;

@@ -1,4 +1,5 @@
 import { diff3Merge } from 'node-diff3';
+import { mergePackageJson } from './json-merge.js';
 import { decodeText, detectEol, fromLf, toLf, type Eol } from './text.js';
 
 /** Input of {@link mergeFile}: the three versions of one file, as bytes or text. */
@@ -72,6 +73,8 @@ function mergeBinary(base: Buffer, ours: Buffer, theirs: Buffer): MergeResult {
  *   {@link MARKER_OURS}, the user's lines, {@link MARKER_BASE}, the last generated lines,
  *   {@link MARKER_SEP}, the new render's lines, {@link MARKER_THEIRS}. Identical changes on both
  *   sides are not conflicts.
+ * - A `package.json` whose lines conflict is merged by key instead when no key overlaps (see
+ *   `mergePackageJson`): a dependency added by the user and one added by the generator merge.
  * - Binary files (NUL byte or invalid UTF-8 on any side) are never merged: when both sides
  *   changed them differently the result is a conflict whose bytes are the user's, unchanged.
  */
@@ -107,6 +110,14 @@ export function mergeFile(input: MergeInput): MergeResult {
   const eol: Eol = o.eol !== 'none' ? o.eol : t.eol !== 'none' ? t.eol : b.eol;
   let lf = out.join('\n');
   if (finalNewline && out.length > 0) lf += '\n';
+  if (conflicts > 0 && /(^|\/)package\.json$/.test(input.path)) {
+    // Two dependencies added next to each other conflict line by line (the comma); by key they do not.
+    const byKey = mergePackageJson(toLf(tBase), toLf(tOurs), toLf(tTheirs));
+    if (byKey !== undefined) {
+      lf = byKey;
+      conflicts = 0;
+    }
+  }
   const text = fromLf(lf, eol);
   return {
     kind: conflicts > 0 ? 'conflict' : 'clean',

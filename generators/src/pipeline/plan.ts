@@ -222,6 +222,10 @@ export class Planner {
     if (c.sidecar) {
       const existing = this.read(rel + SIDECAR_SUFFIX);
       if (existing?.bytes.equals(c.sidecar)) delete c.sidecar;
+    } else if (c.action === 'unchanged' && !c.unresolved && onDisk && this.read(rel + SIDECAR_SUFFIX)) {
+      // An earlier conflict's .fw-new is still there: it stays listed until the user deletes it.
+      c.unresolved = true;
+      c.sidecarLeft = true;
     }
     const theirsMode = render?.mode ?? baseMode ?? FILE_MODE;
     const mode = mergeMode(baseMode, onDisk?.mode, theirsMode);

@@ -42,6 +42,10 @@ export function planDiff(plan: Plan): string {
 
 const WIDTH = Math.max(...PLAN_ACTIONS.map((a) => a.length));
 
+function unresolvedReason(item: PlanItem): string {
+  return item.sidecarLeft ? `${item.path}${SIDECAR_SUFFIX} from an earlier run is still there` : 'still holds conflict markers from an earlier run';
+}
+
 /** One line of a summary: `  <label>  <path>  (<note>)`, labels aligned with the actions'. */
 export function summaryLine(label: string, file: string, note: string): string {
   return `  ${label.padEnd(WIDTH)}  ${file}  (${note})`;
@@ -49,13 +53,16 @@ export function summaryLine(label: string, file: string, note: string): string {
 
 /**
  * Human summary of a plan: one line per path that is not `unchanged`, the counts per action, and
- * the files with conflicts and how to resolve them, then the command to run `again`.
+ * the files with conflicts and how to resolve them, then the command to run `again` (for a
+ * `dryRun`, the conflicts are those the real run would write).
  */
-export function summarise(plan: Plan, again = 'fw generate'): string {
+export function summarise(plan: Plan, again = 'fw generate', dryRun = false): string {
   const lines: string[] = [];
   for (const item of plan.items) {
     if (item.action === 'unchanged' && !item.unresolved) continue;
-    lines.push(summaryLine(item.action, item.path, item.unresolved ? 'still holds conflict markers from an earlier run' : item.reason));
+    // A dry run writes no marker: its conflicts are the ones the real run would mark.
+    const reason = dryRun && item.conflicts > 0 ? item.reason.replace(/ marked in the file$/, ' the real run would mark in the file') : item.reason;
+    lines.push(summaryLine(item.action, item.path, item.unresolved ? unresolvedReason(item) : reason));
   }
   const counts = countActions(plan);
   const parts = PLAN_ACTIONS.filter((a) => counts[a] > 0).map((a) => `${counts[a]} ${a}`);
@@ -63,14 +70,16 @@ export function summarise(plan: Plan, again = 'fw generate'): string {
   const conflicted = plan.items.filter((i) => i.conflicts > 0 || i.unresolved);
   if (conflicted.length > 0) {
     const regions = conflicted.reduce((n, i) => n + i.conflicts, 0);
-    lines.push(`${conflicted.length} file${conflicted.length === 1 ? '' : 's'} need${conflicted.length === 1 ? 's' : ''} your attention (${regions} conflict${regions === 1 ? '' : 's'}):`);
+    // Left from an earlier run only (markers, a .fw-new): no new conflict to count.
+    const counted = regions > 0 ? ` (${regions} conflict${regions === 1 ? '' : 's'})` : '';
+    lines.push(`${conflicted.length} file${conflicted.length === 1 ? '' : 's'} need${conflicted.length === 1 ? 's' : ''} your attention${counted}:`);
     for (const item of conflicted) {
-      const how = item.sidecar || item.action === 'conflict-untracked'
+      const how = item.sidecar || item.sidecarLeft || item.action === 'conflict-untracked'
         ? `compare with ${item.path}${SIDECAR_SUFFIX}, keep what you want, delete the .fw-new file`
         : 'edit the regions between <<<<<<< and >>>>>>>, remove the markers';
       lines.push(`  ${item.path}: ${how}`);
     }
-    lines.push(`Then run \`${again}\` again.`);
+    lines.push(dryRun ? `Run \`${again}\` to write them, resolve them, then run it again.` : `Then run \`${again}\` again.`);
   }
   return `${lines.join('\n')}\n`;
 }

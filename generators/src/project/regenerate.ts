@@ -70,7 +70,9 @@ async function readManifests(root: string, names: readonly string[], cache: Cach
     try {
       text = readFileSync(path.join(root, additiveDir(name), 'manifest.json'), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      // No manifest yet (or a file where its folder goes: the pipeline then names it).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       throw error;
     }
     const hash = sha256(name, text);
@@ -174,10 +176,32 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   await rememberManifests(tree, localNames, input.cache);
 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
-  const gone = [...recordedAdditives(files)].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
+  const recorded = recordedAdditives(files);
+  const gone = [...recorded].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
+  const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
-  const notes = configNotes(config);
+  const notes = [...clashes, ...configNotes(config)];
   return notes.length > 0 ? { ...registrations, notes } : registrations;
+}
+
+/**
+ * What `fw create additive` refuses, for the Additives that `fw.json` lists and fw never rendered
+ * (added by hand, or renamed there): their routes, mount paths or templates clashing with the
+ * app's or another Additive's. `fw generate` still renders them (fw.json is the source of truth),
+ * and the note says what clashes.
+ */
+async function newAdditiveClashes(tree: Tree, added: readonly string[], local: readonly string[]): Promise<string[]> {
+  if (added.length === 0) return [];
+  const { additiveProposal, checkCollisions, describeCollisions } = await import('../codemods/index.js');
+  const notes: string[] = [];
+  for (const name of added) {
+    const proposal = await additiveProposal(tree, name);
+    const clashes = await checkCollisions(tree, proposal, local.filter((n) => n !== name));
+    if (clashes.length === 0) continue;
+    const [described] = describeCollisions(proposal, clashes).split('\nChoose another name');
+    notes.push(`${described}\nRename it in fw.json "additives", or move the route or template it clashes with.`);
+  }
+  return notes;
 }
 
 /**
@@ -188,11 +212,17 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
 export async function registerAdditives(tree: Tree, register: readonly string[], unregister: readonly string[]): Promise<Registrations> {
   const result: Registrations = { added: [], removed: [] };
   if (register.length === 0 && unregister.length === 0) return result;
-  const names = [...register, ...unregister].join(', ');
   const app = await tree.item(APP_FILE);
   const merged = await tree.readText(APP_FILE);
   if ((app && (app.conflicts > 0 || app.unresolved)) || (merged !== undefined && hasConflictMarkers(merged))) {
-    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to register ${names}` };
+    // Only what is still to do: the registrations outside the conflict regions already count.
+    const imports = (name: string): boolean => merged !== undefined && new RegExp(`['"]\\.\\./additives/${name}/index\\.js['"]`).test(merged);
+    const todo = [
+      ...register.filter((n) => !imports(n)).map((n) => `register ${n}`),
+      ...unregister.filter(imports).map((n) => `unregister ${n}`),
+    ];
+    if (todo.length === 0) return result;
+    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to ${todo.join(', ')}` };
   }
   if (merged === undefined) {
     return register.length === 0 ? result : { ...result, note: `${APP_FILE} does not exist: the Additives ${register.join(', ')} are not registered anywhere` };

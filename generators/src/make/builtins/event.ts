@@ -45,9 +45,12 @@ export const event: Builtin = {
     const file = kebabCase(event);
     const app = (await fw.read('fluid/app.ts')) ?? '';
     const base = camelCase(event);
-    // The signal is exported from fluid/app.ts: a name the file already has gets a suffix.
-    const signal = new RegExp(`\\b${base}\\b`).test(app) ? `${base}Signal` : base;
     const register = `${base}Event`;
+    // The signal is exported from fluid/app.ts: a name the file already has gets a suffix; when the
+    // app registers this event already (a second run), its signal keeps the name it has there, so
+    // the run changes nothing instead of registering the event twice.
+    const existing = new RegExp(`export\\s+const\\s+([A-Za-z_$][\\w$]*)\\s*=\\s*${register}\\s*\\(\\s*[A-Za-z_$][\\w$]*\\s*\\)`).exec(app)?.[1];
+    const signal = existing ?? (new RegExp(`\\b${base}\\b`).test(app) ? `${base}Signal` : base);
     return [
       {
         type: 'fw:add',
