@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateCommandPlan, MigrateError, runPrisma } from '../../generators/src/migrate/index.js';
 
@@ -83,8 +86,30 @@ describe('migrateCommandPlan', () => {
   it('runPrisma names the bind when the CLI cannot be found or started', async () => {
     const [invocation] = migrateCommandPlan({ action: 'status', bind: 'main', binds, root: '/', interactive: false });
     await expect(runPrisma(invocation!)).rejects.toThrow(/^bind "main": prisma CLI not found in node_modules\/\.bin of \/ or above/);
-    const error = await runPrisma(invocation!, { binary: '/nonexistent/prisma' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MigrateError);
-    expect((error as MigrateError).message).toMatch(/^bind "main": could not start prisma migrate status/);
+    const project = mkdtempSync(path.join(tmpdir(), 'fw-migrate-start-'));
+    try {
+      mkdirSync(path.join(project, 'prisma', 'main'), { recursive: true });
+      writeFileSync(path.join(project, 'prisma', 'main', 'prisma.config.ts'), '');
+      const [inProject] = migrateCommandPlan({ action: 'status', bind: 'main', binds, root: project, interactive: false });
+      const error = await runPrisma(inProject!, { binary: '/nonexistent/prisma' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MigrateError);
+      expect((error as MigrateError).message).toMatch(/^bind "main": could not start prisma migrate status/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('runPrisma names the missing migration environment and the command that writes it, before Prisma runs', async () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'fw-migrate-noenv-'));
+    try {
+      const [invocation] = migrateCommandPlan({ action: 'status', bind: 'main', binds, root: project, interactive: false });
+      const error = await runPrisma(invocation!, { binary: '/nonexistent/prisma' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MigrateError);
+      expect((error as MigrateError).message).toMatch(
+        /^bind "main": prisma\/main\/prisma\.config\.ts not found, so this bind has no migration environment yet\. Run "npx fw migrate init"/,
+      );
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

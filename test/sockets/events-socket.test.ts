@@ -1,11 +1,12 @@
 /**
  * `/ws/events` through real `ws` clients against a listening Fluid: subscriptions, pushed events,
- * error answers (the socket stays usable), queries in the connection's context, limits.
+ * error answers (the socket stays usable), queries in the connection's context, limits, and the
+ * per-connection flow control of requests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { Additive, HttpError, type Fluid } from '@fw/kernel';
-import { currentContext } from '@fw/kernel/sockets';
+import { currentContext, MAX_IN_FLIGHT } from '@fw/kernel/sockets';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
 import { connect, type TestClient } from './client.js';
 
@@ -246,6 +247,68 @@ describe('/ws/events backpressure', () => {
     fluid.events.trigger('news', { i: 'last' });
     await slow.waitForEvents(got + 1);
     expect((slow.events.at(-1)!.data as { i: unknown }).i).toBe('last');
+  });
+});
+
+describe('/ws/events request flow control', () => {
+  const serverSocket = (fluid: Fluid, c: TestClient): WebSocket => fluid.sockets.events.connections.get(sidOf(fluid, c))!;
+  const countAnswers = (c: TestClient): { count: number } => {
+    const seen = { count: 0 };
+    c.ws.on('message', () => seen.count++);
+    return seen;
+  };
+
+  it('stops reading a client that sends requests without reading the answers; the unread answers stay bounded and all arrive later', async () => {
+    const limit = 64 * 1024;
+    const { fluid, url } = await app({ WS_MAX_BUFFERED_BYTES: limit });
+    const c = await client(url);
+    const server = serverSocket(fluid, c);
+    const unsentAtStart: number[] = [];
+    fluid.sockets.events.query('big', () => {
+      unsentAtStart.push(server.bufferedAmount);
+      return 'x'.repeat(16 * 1024);
+    }, { public: true });
+    const answers = countAnswers(c);
+    const raw = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause(); // the client stops reading its answers and keeps sending
+    const total = 2000; // 32 MiB of answers: far more than the socket buffers hold
+    for (let i = 0; i < total; i++) c.ws.send(JSON.stringify({ id: `r${i}`, action: 'query', query: 'big' }));
+    await expect.poll(() => server.isPaused).toBe(true);
+    expect(unsentAtStart.length).toBeLessThan(total);
+    raw.resume();
+    await expect.poll(() => answers.count, { timeout: 20_000 }).toBe(total);
+    expect(unsentAtStart).toHaveLength(total);
+    expect(Math.max(...unsentAtStart)).toBeLessThanOrEqual(limit);
+    expect(server.isPaused).toBe(false);
+  });
+
+  it(`handles at most MAX_IN_FLIGHT (${MAX_IN_FLIGHT}) requests of one connection at a time, the others in order after them`, async () => {
+    const { fluid, url } = await app();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let running = 0;
+    let mostRunning = 0;
+    const order: number[] = [];
+    fluid.sockets.events.query('slow', async (n: number) => {
+      order.push(n);
+      mostRunning = Math.max(mostRunning, ++running);
+      await gate;
+      running--;
+      return n;
+    }, { public: true });
+    const c = await client(url);
+    const server = serverSocket(fluid, c);
+    const answers = countAnswers(c);
+    const total = MAX_IN_FLIGHT * 3;
+    for (let i = 0; i < total; i++) c.ws.send(JSON.stringify({ id: `r${i}`, action: 'query', query: 'slow', payload: i }));
+    await expect.poll(() => server.isPaused).toBe(true);
+    await expect.poll(() => order.length).toBe(MAX_IN_FLIGHT);
+    release();
+    await expect.poll(() => answers.count).toBe(total);
+    expect(mostRunning).toBe(MAX_IN_FLIGHT);
+    expect(order).toEqual([...Array(total).keys()]);
+    expect(server.isPaused).toBe(false);
+    expect(await c.request({ action: 'query', query: 'slow', payload: -1 })).toEqual({ id: 1, ok: true, data: -1 });
   });
 });
 

@@ -133,8 +133,11 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       ...(values.name === undefined ? {} : { name: values.name }),
     });
     for (const result of await runPrismaAll(plan)) {
-      if (result.stdout) io.stdout.write(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
+      // Standard error first: a successful Prisma run writes its preamble there ("Loaded Prisma
+      // config from prisma/<bind>/...") before its results, so this keeps each bind's lines in
+      // the order Prisma printed them instead of trailing into the next bind's output.
       if (result.stderr) io.stderr.write(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
+      if (result.stdout) io.stdout.write(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
     }
   } catch (error) {
     if (error instanceof MigrateError) throw new CliError(error.message);

@@ -36,7 +36,8 @@ export function findPrismaBinary(cwd: string): string {
  * Prisma fails; with `invocation.trial` the pending PostgreSQL migrations are trial-run in a
  * rolled-back transaction first. Either way a failed migration leaves the database untouched.
  * A non-zero exit throws a {@link MigrateError} naming the bind, the command and Prisma's own
- * error message.
+ * error message; so does a bind without `prisma/<bind>/prisma.config.ts` (no `fw migrate init` yet),
+ * before Prisma runs.
  */
 export async function runPrisma(invocation: PrismaInvocation, options: { binary?: string } = {}): Promise<PrismaResult> {
   let binary: string;
@@ -44,6 +45,15 @@ export async function runPrisma(invocation: PrismaInvocation, options: { binary?
     binary = options.binary ?? findPrismaBinary(invocation.cwd);
   } catch (error) {
     throw new MigrateError(`bind "${invocation.bind}": ${(error as Error).message}`, { bind: invocation.bind, cause: error });
+  }
+  const config = path.posix.join('prisma', invocation.bind, 'prisma.config.ts');
+  if (!existsSync(path.join(invocation.cwd, config))) {
+    throw new MigrateError(
+      `bind "${invocation.bind}": ${config} not found, so this bind has no migration environment yet. ` +
+        'Run "npx fw migrate init" to write it (a bind added to DATABASE_BINDS in fw.json later gets its own with ' +
+        '"npx fw generate"; a bind given only in an ini file or the environment gets none: fw migrate reads fw.json)',
+      { bind: invocation.bind },
+    );
   }
   if (invocation.trial) await trialRunPostgres(invocation.bind, invocation.cwd, invocation.trial);
   const snapshot = invocation.snapshot ? await snapshotSqlite(invocation.snapshot) : undefined;

@@ -9,6 +9,7 @@ export { currentContext, requireContext, runWithContext, SocketContext } from '.
 export { acceptUpgrade } from './upgrade.js';
 export type { UpgradeHook, AcceptOptions } from './upgrade.js';
 export { SocketManager } from './manager.js';
+export { MAX_IN_FLIGHT } from './inbox.js';
 export type { QueryHandler, QueryOptions, QueryEntry, SocketManagerApp } from './manager.js';
 export { parseFrame, FrameError } from './frames.js';
 export type { ClientFrame, AnswerFrame, EventFrame, FrameId, FrameAction } from './frames.js';

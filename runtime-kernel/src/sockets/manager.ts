@@ -6,7 +6,8 @@
  * (`currentContext()`), so the signed-in user, the locale and `urlFor` resolve as for HTTP.
  * Bad frames, throwing handlers and failing queries get an error answer and the socket stays
  * usable; a socket that falls behind (more than `WS_MAX_BUFFERED_BYTES` unsent) misses pushed
- * events until it catches up, with a warning logged.
+ * events until it catches up, with a warning logged. Requests go through the connection's
+ * `Inbox` (inbox.ts): a few at a time, none while its answers pile up unread.
  */
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
@@ -15,6 +16,7 @@ import type { FluidContext } from '../core/context.js';
 import type { Events } from '../events/index.js';
 import { runWithContext } from './context.js';
 import { FrameError, parseFrame, type AnswerFrame, type ClientFrame, type FrameId } from './frames.js';
+import { Inbox } from './inbox.js';
 
 /** Answers a query: gets the frame's `payload` and the connection's context; may be async. */
 export type QueryHandler<P = unknown, R = unknown> = (payload: P, ctx: FluidContext) => R | Promise<R>;
@@ -53,6 +55,8 @@ export class SocketManager {
   /** event → removes the manager's listener */
   readonly #listeners = new Map<string, () => void>();
   readonly #slow = new Set<string>();
+  /** socket → its flow control; every frame sent on a socket reports to it when it went out */
+  readonly #inboxes = new WeakMap<WebSocket, Inbox>();
 
   constructor(app: SocketManagerApp, events: Events, queries: Readonly<Record<string, QueryEntry>> = {}) {
     this.#logger = app.logger;
@@ -136,11 +140,13 @@ export class SocketManager {
   serve(socket: WebSocket, ctx: FluidContext): string {
     const sid = randomUUID();
     this.#sockets.set(sid, socket);
-    socket.on('message', (data, isBinary) => {
-      runWithContext(ctx, () => this.#onMessage(sid, socket, ctx, data as Buffer | ArrayBuffer | Buffer[], isBinary)).catch(
-        (error: unknown) => this.#logger.error('events socket: message handling failed', { sid, error }),
-      );
-    });
+    const inbox = new Inbox(socket, this.#maxBuffered, (data, isBinary) =>
+      runWithContext(ctx, () => this.#onMessage(sid, socket, ctx, data, isBinary)).catch((error: unknown) =>
+        this.#logger.error('events socket: message handling failed', { sid, error }),
+      ),
+    );
+    this.#inboxes.set(socket, inbox);
+    socket.on('message', (data, isBinary) => inbox.receive(data as Buffer | ArrayBuffer | Buffer[], isBinary));
     socket.once('close', () => {
       this.#sockets.delete(sid);
       this.leave(sid);
@@ -200,7 +206,7 @@ export class SocketManager {
   /** Sends an answer when the socket is still open (a client may leave mid-query). */
   #answer(socket: WebSocket, id: FrameId | undefined, frame: AnswerFrame): void {
     if (socket.readyState !== socket.OPEN) return;
-    socket.send(JSON.stringify(id === undefined ? frame : { id, ...frame }));
+    socket.send(JSON.stringify(id === undefined ? frame : { id, ...frame }), this.#inboxes.get(socket)?.sent);
   }
 
   #push(event: string, payload: unknown): void {
@@ -229,7 +235,7 @@ export class SocketManager {
         continue;
       }
       if (this.#slow.delete(sid)) this.#logger.info('events socket: a slow client caught up', { sid });
-      socket.send(text);
+      socket.send(text, this.#inboxes.get(socket)?.sent);
     }
   }
 }
