@@ -178,6 +178,16 @@ log.error('request failed', { error: new Error('kaboom') });`;
     expect(error).toMatchObject({ level: 50, msg: 'request failed', error: { type: 'Error', message: 'kaboom', stack: expect.stringContaining('Error: kaboom') } });
   });
 
+  it('json: an error with a cause keeps its own message, and the cause is a field of its own', () => {
+    const script = `import { createLogger } from ${JSON.stringify(join(REPO_ROOT, 'runtime-kernel/src/core/logger.ts'))};
+const refused = new Error('connect ECONNREFUSED 127.0.0.1:25');
+createLogger({ level: 'info', format: 'json' }).error('mail not sent', { error: new Error('the mail server refused: connect ECONNREFUSED 127.0.0.1:25', { cause: refused }) });`;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    const { error } = JSON.parse(result.stderr) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({ message: 'the mail server refused: connect ECONNREFUSED 127.0.0.1:25', cause: { message: 'connect ECONNREFUSED 127.0.0.1:25' } });
+  });
+
   it('json: a burst of lines logged just before process.exit() all reach the pipe, whole and in order', () => {
     const script = `import { createLogger } from ${JSON.stringify(join(REPO_ROOT, 'runtime-kernel/src/core/logger.ts'))};
 const log = createLogger({ level: 'info', format: 'json' });

@@ -88,7 +88,9 @@ function pinoLogger(level: LogLevel): Logger {
   let pino: PinoLogger | undefined;
   const load = (): PinoLogger => {
     const factory = createRequire(import.meta.url)('pino') as typeof import('pino');
-    return factory({ level, serializers: { error: factory.stdSerializers.err } }, stderrLines());
+    // errWithCause: the cause is a field of its own. (`err` appends each cause's message to the
+    // error's, so a message that already names its cause, as fw's do, said it twice.)
+    return factory({ level, serializers: { error: factory.stdSerializers.errWithCause } }, stderrLines());
   };
   // pino's default bindings, as pino writes them after the time.
   const bindings = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
