@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError, type Fluid } from '@fw/kernel';
+import { createLogger } from '@fw/kernel/core';
 import { cleanupProjects, makeFluid, makeProject, memoryLogger, start } from '../kernel/helpers.js';
 import { REPO_ROOT } from '../support/prisma.js';
 
@@ -247,6 +248,13 @@ fluid.logger.warn('worth a look');`;
     };
     expect(logged('warn')).toEqual(['warn worth a look']);
     expect(logged(undefined)).toEqual(['info routine', 'warn worth a look']);
+  });
+
+  it('text: a stack field is printed below its record, one frame per line', () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'info', format: 'text', write: (line) => lines.push(line) });
+    log.error('request failed', { path: '/boom', stack: 'Error: kaboom\n    at handler (fluid/app.ts:3:9)' });
+    expect(lines).toEqual(['error request failed {"path":"/boom"}\n  Error: kaboom\n      at handler (fluid/app.ts:3:9)']);
   });
 
   it('text: one readable line per record', () => {

@@ -75,7 +75,11 @@ function textLogger(level: LogLevel, write: (line: string) => void): Logger {
   const threshold = ORDER[level];
   const emit = (lvl: Level) => (message: string, fields?: LogFields) => {
     if (ORDER[lvl] < threshold) return;
-    write(fields && Object.keys(fields).length ? `${lvl} ${message} ${safeJson(fields)}` : `${lvl} ${message}`);
+    // A stack reads as a stack on a terminal: below the record, one frame per line.
+    const { stack, ...rest } = fields ?? {};
+    const shown = typeof stack === 'string' ? rest : fields;
+    const line = shown && Object.keys(shown).length ? `${lvl} ${message} ${safeJson(shown)}` : `${lvl} ${message}`;
+    write(typeof stack === 'string' ? `${line}\n${stack.replace(/^/gm, '  ')}` : line);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
