@@ -11,7 +11,7 @@ const CLI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * Where an error that is not fw's own came from: the first stack frame in a file of the user's
- * (not in node_modules, not Node's, not the CLI's), as `fluid/db.ts:9:31` relative to `cwd`.
+ * under `cwd` (not in node_modules, not Node's, not the CLI's), as `fluid/db.ts:9:31` relative to it.
  */
 export function userFrame(error: Error, cwd: string): string | undefined {
   for (const line of stackFrames(error)) {
@@ -31,13 +31,16 @@ function stackFrames(error: Error): string[] {
   return (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
 }
 
-/** `fluid/db.ts:9:31` for a stack line in a file of the user's, else undefined. */
+/** `fluid/db.ts:9:31` for a stack line in a file of the user's (in the project, not a package), else undefined. */
 function userFile(line: string, cwd: string): string | undefined {
   const match = /(?:\(|at )(?:file:\/\/)?(\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
   if (!match) return undefined;
   const file = match[1]!;
   if (file.includes('/node_modules/') || file.startsWith(CLI_ROOT + path.sep)) return undefined;
-  return `${path.relative(cwd, file) || file}:${match[2]}:${match[3]}`;
+  // Outside the project: a linked package (npm link, a workspace), never the user's own code.
+  const relative = path.relative(cwd, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return `${relative}:${match[2]}:${match[3]}`;
 }
 
 const PROGRAMMING_ERRORS = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
