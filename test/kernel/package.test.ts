@@ -233,11 +233,16 @@ describe('the packed kernel in an app of its own', () => {
     expect(result.error).toMatch(missing('ioredis', /CACHE_TYPE=redis \(rate-limit counters\)/));
   });
 
-  it('FW_TAILWIND without the Tailwind compiler names it', () => {
+  it('FW_TAILWIND without the Tailwind packages names all three in one install command', () => {
     write('fluid/static/tailwind_raw.css', '@import "tailwindcss";');
     const result = run(probe({ FW_TAILWIND: true }, 'await fluid.mix();'));
     rmSync(path.join(app, 'fluid/static'), { recursive: true, force: true });
-    expect(result.error).toMatch(/The npm package '@tailwindcss\/(node|oxide)' is not installed .*; Tailwind \(FW_TAILWIND, fw tailwind\) needs it\. Add it with: npm install @tailwindcss\/(node|oxide)@/);
+    const [node, oxide, css] = ['@tailwindcss/node', '@tailwindcss/oxide', 'tailwindcss'].map((p) => `${p}@${version(p)}`);
+    expect(result.name).toBe('MissingPackageError');
+    expect(result.error).toContain(
+      `The npm packages '@tailwindcss/node', '@tailwindcss/oxide', 'tailwindcss' are not installed in ${app}/fluid; ` +
+        `Tailwind (FW_TAILWIND, fw tailwind) needs them. Add them with: npm install ${node} ${oxide} ${css}`,
+    );
   });
 
   it('a Vite surface in debug without Vite names it', () => {

@@ -28,21 +28,26 @@ export interface OptionalUse {
   readonly feature: string;
 }
 
-/** An optional package the running feature needs is not installed. */
+/** Optional packages the running feature needs are not installed (all of them named at once). */
 export class MissingPackageError extends FrameworkException {
   override name = 'MissingPackageError';
-  /** The npm package name, e.g. `nodemailer`. */
+  /** The (first) npm package name, e.g. `nodemailer`. */
   readonly packageName: string;
+  /** Every missing package of the feature, e.g. `['@tailwindcss/node', '@tailwindcss/oxide']`. */
+  readonly packageNames: readonly string[];
   /** What needs it. */
   readonly feature: string;
-  /** The command that adds it, e.g. `npm install nodemailer@10.6.0`. */
+  /** The command that adds them all, e.g. `npm install nodemailer@10.6.0`. */
   readonly command: string;
 
-  constructor(packageName: string, use: OptionalUse, cause?: unknown) {
-    const command = `npm install ${packageName}@${optionalPackages()[packageName] ?? 'latest'}`;
+  constructor(packageNames: string | readonly string[], use: OptionalUse, cause?: unknown) {
+    const names = typeof packageNames === 'string' ? [packageNames] : [...packageNames];
+    const command = `npm install ${names.map((name) => `${name}@${optionalPackages()[name] ?? 'latest'}`).join(' ')}`;
     const where = use.root ? ` in ${use.root}` : '';
-    super(`The npm package '${packageName}' is not installed${where}; ${use.feature} needs it. Add it with: ${command}`, { cause });
-    this.packageName = packageName;
+    const what = names.length === 1 ? `The npm package '${names[0]}' is` : `The npm packages ${names.map((n) => `'${n}'`).join(', ')} are`;
+    super(`${what} not installed${where}; ${use.feature} needs ${names.length === 1 ? 'it' : 'them'}. Add ${names.length === 1 ? 'it' : 'them'} with: ${command}`, { cause });
+    this.packageName = names[0]!;
+    this.packageNames = names;
     this.feature = use.feature;
     this.command = command;
   }
@@ -97,11 +102,16 @@ export function resolveOptional(name: string, use: OptionalUse): string {
   return resolveRequire(name, use);
 }
 
-/** Throws `MissingPackageError` unless the package resolves (from the app's root, else the kernel's location). */
-export function assertInstalled(name: string, use: OptionalUse): void {
-  if (use.root && resolvesFrom(name, pathToFileURL(resolve(use.root, 'package.json')).href)) return;
-  if (resolvesFrom(name, import.meta.url)) return;
-  throw new MissingPackageError(packageOf(name), use);
+/**
+ * Throws `MissingPackageError` unless every package resolves (from the app's root, else the
+ * kernel's location), naming all the missing ones in one install command.
+ */
+export function assertInstalled(names: string | readonly string[], use: OptionalUse): void {
+  const parent = use.root ? pathToFileURL(resolve(use.root, 'package.json')).href : undefined;
+  const missing = (typeof names === 'string' ? [names] : names).filter(
+    (name) => !(parent && resolvesFrom(name, parent)) && !resolvesFrom(name, import.meta.url),
+  );
+  if (missing.length > 0) throw new MissingPackageError(missing.map(packageOf), use);
 }
 
 // ESM resolution from any parent, loaded on first use (require of an ES module, Node >= 22.12):

@@ -39,7 +39,8 @@ const TAILWIND_FEATURE = 'Tailwind (FW_TAILWIND, fw tailwind)';
 export async function compileTailwind(css: string, from: string, options: CompileTailwindOptions = {}): Promise<string> {
   const base = options.base ?? dirname(from);
   const use: OptionalUse = { root: options.root ?? dirname(from), feature: TAILWIND_FEATURE };
-  // Missing packages fail with their own message (which package, which command adds it).
+  // Missing packages fail all at once, with the one command that adds them.
+  assertInstalled(['@tailwindcss/node', '@tailwindcss/oxide', 'tailwindcss'], use);
   const [{ compile, optimize }, { Scanner }] = await Promise.all([
     importOptional<typeof import('@tailwindcss/node')>('@tailwindcss/node', use),
     importOptional<typeof import('@tailwindcss/oxide')>('@tailwindcss/oxide', use),
