@@ -217,12 +217,12 @@ export async function registerAdditives(tree: Tree, register: readonly string[],
   if ((app && (app.conflicts > 0 || app.unresolved)) || (merged !== undefined && hasConflictMarkers(merged))) {
     // Only what is still to do: the registrations outside the conflict regions already count.
     const imports = (name: string): boolean => merged !== undefined && new RegExp(`['"]\\.\\./additives/${name}/index\\.js['"]`).test(merged);
-    const todo = [
+    const pending = [
       ...register.filter((n) => !imports(n)).map((n) => `register ${n}`),
       ...unregister.filter(imports).map((n) => `unregister ${n}`),
     ];
-    if (todo.length === 0) return result;
-    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to ${todo.join(', ')}` };
+    if (pending.length === 0) return result;
+    return { ...result, note: `${APP_FILE} has conflicts: resolve them, then run \`fw generate\` again to ${pending.join(', ')}` };
   }
   if (merged === undefined) {
     return register.length === 0 ? result : { ...result, note: `${APP_FILE} does not exist: the Additives ${register.join(', ')} are not registered anywhere` };
