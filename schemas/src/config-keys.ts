@@ -107,8 +107,16 @@ const bodyLimit = (what: string, value: number) =>
     .min(1, { error: 'a whole number of bytes >= 1' })
     .default(value)
     .describe(`Largest ${what} request body parsed, in bytes; a larger one is answered 413. Default ${value}.`);
+/**
+ * A locale identifier, canonicalized to a BCP 47 tag: `pt_BR` (gettext's and Babel's spelling) is
+ * `pt-BR` from here on, the form `Intl`, typesafe-i18n, `Accept-Language` and `<html lang>` take
+ * (`Intl.PluralRules('pt_BR')` throws). A catalog may still be named `pt_BR.po`.
+ */
 const locale = () =>
-  z.string().regex(LOCALE, { error: 'a locale identifier such as "en", "en_US" or "pt-BR"' });
+  z
+    .string()
+    .regex(LOCALE, { error: 'a locale identifier such as "en", "en_US" or "pt-BR"' })
+    .transform((tag) => tag.replaceAll('_', '-'));
 const guardNames = (what: string) =>
   z
     .array(z.string().regex(GUARD_NAME, { error: `a ${what} name matching ^[A-Za-z][A-Za-z0-9_.:-]*$` }))

@@ -88,3 +88,29 @@ describe('fw.ext.i18n in Chromium (lang cookie: pl)', () => {
     expect(error).toBe('translate: npgettext args[3] must be a number, got "many".');
   });
 });
+
+describe('fw.ext.i18n with a locale configured gettext-style (pt_BR)', () => {
+  it('loads its pt_BR.po and picks plural forms (Intl threw on pt_BR; two forms under three CLDR categories take the last, as the server)', async () => {
+    const ptBr = makeI18nFluid({
+      config: { I18N_SUPPORTED_LOCALES: ['en', 'pt_BR'] },
+      files: { 'fluid/locales/pt_BR.po': 'msgid "%(num)d file"\nmsgid_plural "%(num)d files"\nmsgstr[0] "%(num)d arquivo"\nmsgstr[1] "%(num)d arquivos"\n' },
+    });
+    ptBr.app.get('home', '/', () => PAGE);
+    const base = await start(ptBr);
+    const context = await launchBrowser();
+    try {
+      await context.addCookies([{ name: 'lang', value: 'pt_BR', url: base }]);
+      const tab = await context.newPage();
+      await tab.goto(base + '/');
+      const answers = await tab.evaluate(async () => {
+        const t = (globalThis as unknown as Win).fw.ext['i18n'] as FwI18n;
+        await t.ready;
+        return [t.locale, t._n('%(num)d file', '%(num)d files', 1), t._n('%(num)d file', '%(num)d files', 3)];
+      });
+      expect(answers).toEqual(['pt-BR', '1 arquivo', '3 arquivos']); // config spells it as a BCP 47 tag
+    } finally {
+      await context.close();
+      await ptBr.close();
+    }
+  });
+});

@@ -137,6 +137,27 @@ describe('renderTranslationModules', () => {
     ]);
   });
 
+  it('a locale configured gettext-style (pt_BR) is the BCP 47 tag pt-BR in the typed modules; its pt_BR.po is read and kept', async () => {
+    const ptBr = `msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n > 1);\n"\n\nmsgid "Hello, %(name)s!"\nmsgstr "Olá, %(name)s!"\n\nmsgid "%(num)d file"\nmsgid_plural "%(num)d files"\nmsgstr[0] "%(num)d arquivo"\nmsgstr[1] "%(num)d arquivos"\n`;
+    const files = new Map([...FILES, ['fluid/locales/pt_BR.po', ptBr]]);
+    // typesafe-i18n's runtime and generator take the locale to Intl, which throws on pt_BR.
+    const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pt_BR'] }, files, projectName: 'gen' });
+    expect(out.get('fluid/locales/pt_BR.po')).toBe(ptBr);
+    expect(out.has('fluid/locales/pt-BR.po')).toBe(false);
+    expect(out.get('fluid/i18n/i18n-types.ts')).toMatch(/export type Locales =\s*\|\s*'en'\s*\|\s*'pt-BR'\n/);
+    expect(out.has('fluid/i18n/pt-BR/index.ts')).toBe(true);
+    const main = `import { i18nObject } from './fluid/i18n/i18n-util.js';
+import { loadAllLocales } from './fluid/i18n/i18n-util.sync.js';
+loadAllLocales();
+const LL = i18nObject('pt-BR');
+console.log(JSON.stringify([LL.helloName({ name: 'Ada' }), LL.fileCount({ num: 1 }), LL.fileCount({ num: 3 })]));
+`;
+    const root = project(new Map([...files, ...out, ['main.ts', main]]));
+    expect((await tsc(root)).output).toBe('');
+    const ran = await run(process.execPath, ['--import', 'tsx', 'main.ts'], { cwd: root });
+    expect(JSON.parse(ran.stdout)).toEqual(['Olá, Ada!', '1 arquivo', '3 arquivos']);
+  });
+
   it('compile-fail: tsc rejects a wrong key and a missing parameter', async () => {
     const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pl'] }, files: FILES, projectName: 'gen' });
     const bad = `import { i18nObject } from './fluid/i18n/i18n-util.js';

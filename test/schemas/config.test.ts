@@ -187,7 +187,7 @@ describe('coercion of raw strings', () => {
     expect(c.AUTH_ROLES).toEqual(['admin', 'editor']);
     expect(c.AUTH_PERMISSIONS).toEqual(['posts:write', 'posts:read']);
     expect(c.PROXY_TRUSTED_HOSTS).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
-    expect(c.I18N_SUPPORTED_LOCALES).toEqual(['en', 'de', 'pt_BR']);
+    expect(c.I18N_SUPPORTED_LOCALES).toEqual(['en', 'de', 'pt-BR']); // canonical BCP 47: Intl refuses pt_BR
   });
 
   test('JSON objects for object keys', () => {

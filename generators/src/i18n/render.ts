@@ -68,14 +68,21 @@ interface Slot {
 export async function renderTranslationModules(options: RenderTranslationModulesOptions): Promise<Map<string, string>> {
   const localesDir = options.localesDir ?? 'fluid/locales';
   const outDir = options.outDir ?? 'fluid/i18n';
-  const base = options.config.I18N_DEFAULT_LOCALE;
-  const locales = [...new Set([base, ...options.config.I18N_SUPPORTED_LOCALES])];
-  for (const l of locales) {
+  for (const l of [options.config.I18N_DEFAULT_LOCALE, ...options.config.I18N_SUPPORTED_LOCALES]) {
     if (!/^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(l)) throw new Error(`I18N_SUPPORTED_LOCALES: "${l}" is not a locale tag`);
   }
+  // As the kernel's config does: `pt_BR` is the BCP 47 tag `pt-BR` (typesafe-i18n and Intl refuse `pt_BR`).
+  const base = options.config.I18N_DEFAULT_LOCALE.replaceAll('_', '-');
+  const locales = [...new Set([base, ...options.config.I18N_SUPPORTED_LOCALES.map((l) => l.replaceAll('_', '-'))])];
+  // A locale's catalog: `pt-BR.po`, or gettext's spelling `pt_BR.po` (config canonicalizes
+  // `pt_BR` to the BCP 47 tag `pt-BR`); a new one is seeded under the first name.
+  const catalogFile = (l: string): string => {
+    const gettextName = `${localesDir}/${l.replaceAll('-', '_')}.po`;
+    return !options.files.has(`${localesDir}/${l}.po`) && options.files.has(gettextName) ? gettextName : `${localesDir}/${l}.po`;
+  };
   const catalogs = new Map<string, PoFile>();
   for (const l of locales) {
-    const file = `${localesDir}/${l}.po`;
+    const file = catalogFile(l);
     const text = options.files.get(file);
     if (text !== undefined) catalogs.set(l, readPo(text, file));
   }
@@ -91,7 +98,7 @@ export async function renderTranslationModules(options: RenderTranslationModules
   const out = new Map<string, string>();
   const skeleton = blueprintTemplate('i18n', 'fluid/locales/locale.po.hbs', options.blueprint);
   for (const l of locales) {
-    const file = `${localesDir}/${l}.po`;
+    const file = catalogFile(l);
     const existing = options.files.get(file);
     if (existing !== undefined) {
       out.set(file, existing); // the translators' file, rendered as it is: regeneration never touches it

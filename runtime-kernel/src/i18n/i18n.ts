@@ -189,7 +189,7 @@ export class I18n {
       const catalogs: Catalog[] = [];
       for (const domain of this.domains()) {
         for (const l of chain) {
-          const catalog = loadPoFile(join(domain.dir, `${l}.po`), locale) ?? loadPoFile(join(domain.dir, `${l.replace('-', '_')}.po`), locale);
+          const catalog = loadPoFile(join(domain.dir, `${l}.po`), locale) ?? loadPoFile(join(domain.dir, `${l.replaceAll('-', '_')}.po`), locale);
           if (catalog) catalogs.push(catalog);
         }
       }

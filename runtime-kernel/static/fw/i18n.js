@@ -71,7 +71,9 @@
       var forms = catalog.messages[k];
       if (!forms) return null;
       var i = catalog.plurals[rules.select(n)];
-      return forms[i === undefined ? forms.length - 1 : i];
+      // A catalog with fewer forms than the locale has categories: the last form, as the server.
+      var form = i === undefined ? undefined : forms[i];
+      return form === undefined ? forms[forms.length - 1] : form;
     }
 
     function translate(fn, args, vars) {
