@@ -53,6 +53,24 @@ describe('template helpers', () => {
     expect(many).toContain('<p>4 files</p>\n<p>4 files</p>');
   });
 
+  it('{{current_locale}} is the request locale as a BCP 47 tag, the default with EXT_I18N off (and a gettext-style locale such as pt_BR boots: Intl.PluralRules threw on it)', async () => {
+    const html = (config: Record<string, unknown>, query: string) => {
+      const fluid = makeI18nFluid({ config, files: { 'fluid/templates/lang.html': '<html lang="{{current_locale}}">{{locale}}' } });
+      fluid.app.get('lang', '/lang', (ctx) => ctx.render('lang.html', { locale: 'mine' }));
+      return start(fluid).then(async (base) => {
+        try {
+          return await (await fetch(`${base}/lang${query}`)).text();
+        } finally {
+          await fluid.close();
+        }
+      });
+    };
+    expect(await html({}, '?lang=de')).toBe('<html lang="de">mine');
+    expect(await html({}, '?lang=xx')).toBe('<html lang="en">mine');
+    expect(await html({ I18N_SUPPORTED_LOCALES: ['en', 'pt_BR'] }, '?lang=pt-br')).toBe('<html lang="pt-BR">mine');
+    expect(await html({ EXT_I18N: false }, '?lang=de')).toBe('<html lang="en">mine');
+  });
+
   it('a wrong helper call is a 500 naming the helper and its usage', async () => {
     const fluid = makeI18nFluid({ files: { 'fluid/templates/bad.html': '{{_n "a" "b"}}' } });
     expect(() => fluid.render('bad.html')).toThrow(/\{\{_n\}\} takes 3 argument\(s\), got 2: \{\{_n "singular" "plural" count\}\}/);

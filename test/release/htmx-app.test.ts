@@ -2,9 +2,10 @@
  * Release, the default (htmx) app on the Node that runs the tests: the main flow
  * (main-flow.ts), then the development loop and extending the app: `npm run dev` serves at once,
  * `npx fw create additive blog`, and `fw ocean install health` of the Additive fw publishes, all
- * from the local registry; the production build carries the Additives' files.
+ * from the local registry; the production build carries the Additives' files. Then translations:
+ * locales in fw.json, `fw generate`'s catalogs and typed modules, `npm install`, `tsc`, the build.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { fwVersion, startServer } from './helpers.js';
@@ -51,6 +52,51 @@ test('npx fw create additive blog, then fw ocean install health from the registr
     const blog = await fetch(`${server.base}/blog/`);
     expect(blog.status).toBe(200);
     expect(await blog.text()).toContain('blog');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('translations: a gettext-style locale (pt_BR) in fw.json, fw generate, translated catalog, typed modules; the build serves both', async () => {
+  const root = flow.root();
+  const fwJson = JSON.parse(await readFile(path.join(root, 'fw.json'), 'utf8')) as { config: Record<string, unknown> };
+  fwJson.config['I18N_SUPPORTED_LOCALES'] = ['en', 'pt_BR'];
+  await writeFile(path.join(root, 'fw.json'), JSON.stringify(fwJson, null, 2) + '\n');
+  const index = path.join(root, 'fluid/templates/index.html');
+  await writeFile(index, (await readFile(index, 'utf8')).replace('<h1>{{title}}</h1>', '<h1>{{_ "Hello, %(name)s!" name=title}}</h1>'));
+  await mkdir(path.join(root, 'fluid/locales'), { recursive: true });
+  await writeFile(path.join(root, 'fluid/locales/messages.pot'), 'msgid "Hello, %(name)s!"\nmsgstr ""\n');
+  flow.user.run('npx', ['fw', 'generate'], root);
+  // The starter catalog is seeded under the tag's name; the translator fills it in.
+  const catalog = path.join(root, 'fluid/locales/pt-BR.po');
+  await writeFile(catalog, (await readFile(catalog, 'utf8')).replace('msgid "Hello, %(name)s!"\nmsgstr ""', 'msgid "Hello, %(name)s!"\nmsgstr "Olá, %(name)s!"'));
+  flow.user.run('npx', ['fw', 'generate'], root);
+  flow.user.run('npm', ['install'], root);
+  const app = path.join(root, 'fluid/app.ts');
+  await writeFile(
+    app,
+    (await readFile(app, 'utf8')) +
+      [
+        '',
+        "import { i18nObject } from './i18n/i18n-util.js';",
+        "import { loadAllLocales } from './i18n/i18n-util.sync.js';",
+        "import type { Locales } from './i18n/i18n-types.js';",
+        '',
+        'loadAllLocales();',
+        "fluid.app.get('greeting', '/greeting', (ctx) => ({ greeting: i18nObject(ctx.locale as Locales).helloName({ name: 'Ada' }) }));",
+        '',
+      ].join('\n'),
+  );
+  expect(flow.user.run('npx', ['tsc', '--noEmit'], root).stdout).toBe('');
+
+  flow.user.run('npm', ['run', 'build'], root);
+  const server = await startServer('npm', ['start'], root, flow.user.env);
+  try {
+    const page = await (await fetch(`${server.base}/?lang=pt_BR`)).text();
+    expect(page).toContain('<html lang="pt-BR">');
+    expect(page).toContain('<h1>Olá, my-app!</h1>');
+    expect(await (await fetch(`${server.base}/`)).text()).toContain('<html lang="en">');
+    expect(await (await fetch(`${server.base}/greeting`, { headers: { 'accept-language': 'pt-BR,pt;q=0.9' } })).json()).toEqual({ greeting: 'Olá, Ada!' });
   } finally {
     await server.stop();
   }

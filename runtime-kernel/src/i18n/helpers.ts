@@ -9,7 +9,8 @@
  * | `_np` | `npgettext` | `{{_np "inbox" "%(num)d message" "%(num)d messages" count}}` |
  *
  * Hash arguments are the variables. They translate to the request's locale (the default
- * off-request). With `EXT_I18N` off they answer the source strings, interpolated the same way, so a
+ * off-request). `{{current_locale}}` answers that locale (a BCP 47 tag: config spells
+ * `pt_BR` as `pt-BR`), for `<html lang="{{current_locale}}">`. With `EXT_I18N` off they answer the source strings, interpolated the same way, so a
  * plural placeholder `%(num)d` and `%(n)d` both work (the reference raised `KeyError: 'num'`).
  */
 import type { HelperOptions } from 'handlebars';
@@ -18,7 +19,7 @@ import type { TemplateEngine } from '../core/templates.js';
 import type { MergedTranslations } from './merged.js';
 import type { TranslationVars } from './interpolate.js';
 
-/** Registers `_`, `_n`, `_p`, `_np` and their gettext-named aliases on an engine. */
+/** Registers `_`, `_n`, `_p`, `_np`, their gettext-named aliases and `current_locale` on an engine. */
 export function registerTranslationHelpers(engine: TemplateEngine, translations: () => MergedTranslations): void {
   const gettext = (...args: unknown[]): string => {
     const [msgid, vars] = split('_', args, ['string']);
@@ -36,6 +37,9 @@ export function registerTranslationHelpers(engine: TemplateEngine, translations:
     const [a, vars] = split('_np', args, ['string', 'string', 'string', 'number']);
     return translations().npgettext(a[0] as string, a[1] as string, a[2] as string, a[3] as number, vars);
   };
+  // A helper, not a render variable: every template (layouts and partials included) has it, and
+  // a `locale` the app passes in its data stays the app's own.
+  engine.registerHelper('current_locale', () => translations().locale);
   for (const [names, fn] of [
     [['_', 'gettext'], gettext],
     [['_n', 'ngettext'], ngettext],
