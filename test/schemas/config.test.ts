@@ -190,6 +190,15 @@ describe('coercion of raw strings', () => {
     expect(c.I18N_SUPPORTED_LOCALES).toEqual(['en', 'de', 'pt-BR']); // canonical BCP 47: Intl refuses pt_BR
   });
 
+  test('FW_OCEAN_URL: an http(s) or file: URL, or a path (docs/ocean.md); another scheme is refused', () => {
+    for (const url of ['https://ocean.example.com/index.json', 'file:///srv/ocean/index.json', './ocean/index.json']) {
+      expect(parseConfig([layer('fw.json', { FW_OCEAN_URL: url })]).FW_OCEAN_URL).toBe(url);
+    }
+    expect(errorOf([layer('fw.json', { FW_OCEAN_URL: 'ftp://ocean.example.com/index.json' })]).message).toBe(
+      'fw.json: FW_OCEAN_URL: got "ftp://ocean.example.com/index.json"; expected an http(s) or file: URL, or a path, of the Ocean index document',
+    );
+  });
+
   test('JSON objects for object keys', () => {
     const c = parseConfig([
       layer('env', {
