@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { cleanupProjects, makeProject } from '../kernel/helpers.js';
-import { pidOf } from './cluster.js';
+import { pidOf, waitFor } from './cluster.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
@@ -82,4 +82,34 @@ it('bad options and a missing build are errors naming what is wrong', () => {
   expect(unbuilt.status).not.toBe(0);
   expect(unbuilt.stderr).toContain('dist/fluid/server.js not found');
   expect(unbuilt.stderr).toContain('npm run build');
+});
+
+it.each([1, 2])('npm start with --workers %i: a SIGTERM to npm alone (its sh -c dies without passing it on) still drains and stops the server', async (workers) => {
+  const root = built();
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'started', private: true, type: 'module', scripts: { start: `node dist/fluid/server.js --port 0 --host 127.0.0.1 --workers ${workers}` } }),
+  );
+  const npm = spawn('npm', ['start'], { cwd: root, env: { ...process.env, FW_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running = npm;
+  let out = '';
+  npm.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor('the serving line', () => /serving at http:\/\/\S+/.test(out), 60_000);
+  const url = /serving at (http:\/\/[^\s]+)/.exec(out)![1]!;
+  const servers = new Set<number>();
+  for (let i = 0; i < 20 && servers.size < workers; i++) servers.add(await pidOf(url));
+
+  process.kill(npm.pid!, 'SIGTERM'); // npm only, not its process group
+  const gone = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  await waitFor('every server process to exit', () => [...servers].every(gone), 30_000);
+  for (const pid of servers) expect(out).toContain(`shutdown hook ran in ${pid}`);
+  expect(out).toContain('the npm script that started this server');
 });

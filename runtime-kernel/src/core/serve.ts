@@ -168,9 +168,11 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   };
   for (const s of signals) process.on(s, onSignal);
   if (worker) process.on('message', onMessage);
+  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM'), fluid);
   const close = async (): Promise<void> => {
     for (const s of signals) process.off(s, onSignal);
     process.off('message', onMessage);
+    if (orphaned) clearInterval(orphaned);
     await fluid.close();
   };
   return { server, url, workers, close };
@@ -274,15 +276,39 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
     void stop(signal).then(() => exit && process.exit(0));
   };
   for (const s of signals) process.on(s, onSignal);
+  const orphaned = signals.length === 0 ? undefined : watchNpmParent(() => onSignal('SIGTERM'), fluid);
   return {
     server: undefined,
     url,
     workers: count,
     close: async () => {
       for (const s of signals) process.off(s, onSignal);
+      if (orphaned) clearInterval(orphaned);
       await stop('SIGTERM');
     },
   };
+}
+
+/**
+ * Under `npm start` the server's parent is npm's `sh -c`. A SIGTERM sent to npm alone (a deploy
+ * script's `kill`, a supervisor that signals one pid) ends npm and that shell without passing it
+ * on, which left the server running as an orphan that kept the port. So a server started by an
+ * npm script checks its parent twice a second and, once it is gone, shuts down as on SIGTERM
+ * (draining). Only under npm: a server started from a shell that later exits (`nohup node ... &`)
+ * is meant to keep running. Containers should still run node directly (docs/deployment.md): when
+ * npm is process 1 and exits, the container stops before any drain.
+ */
+function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout | undefined {
+  if (!process.env['npm_lifecycle_event']) return undefined;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    fluid.logger.warn(`the npm script that started this server (parent pid ${parent}) has exited without passing on a signal`);
+    shutDown();
+  }, 500);
+  timer.unref();
+  return timer;
 }
 
 function urlOf(server: Server): string {
