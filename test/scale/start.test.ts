@@ -17,8 +17,17 @@ const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
 const KERNEL = pathToFileURL(path.join(REPO, 'runtime-kernel/dist/index.js')).href;
 
 let running: ChildProcess | undefined;
+/** Process groups to kill after the file (an orphaned server keeps npm's group). */
+const groups: number[] = [];
 afterAll(() => {
   if (running?.exitCode === null && running.pid) process.kill(-running.pid, 'SIGKILL');
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   cleanupProjects();
 });
 
@@ -91,7 +100,7 @@ it.each([1, 2])('npm start with --workers %i: a SIGTERM to npm alone (its sh -c 
     JSON.stringify({ name: 'started', private: true, type: 'module', scripts: { start: `node dist/fluid/server.js --port 0 --host 127.0.0.1 --workers ${workers}` } }),
   );
   const npm = spawn('npm', ['start'], { cwd: root, env: { ...process.env, FW_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running = npm;
+  groups.push(npm.pid!);
   let out = '';
   npm.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
