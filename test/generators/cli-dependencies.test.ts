@@ -29,7 +29,7 @@ async function fw(cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]): Promi
   }
 }
 
-async function packageJson(root: string): Promise<{ dependencies: Record<string, string>; devDependencies: Record<string, string> }> {
+async function packageJson(root: string): Promise<{ dependencies: Record<string, string>; devDependencies: Record<string, string>; allowScripts?: Record<string, boolean> }> {
   return JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
 }
 
@@ -163,6 +163,8 @@ describe('lean by default', () => {
     const pkg = await packageJson(root);
     expect(pkg.devDependencies.prisma).toBe(PINS.prisma);
     expect(pkg.dependencies.pg).toBe(PINS.pg);
+    // Prisma's install scripts are decided (denied), so npm 11 does not ask about them on every install.
+    expect(pkg.allowScripts).toEqual({ esbuild: false, prisma: false, '@prisma/engines': false });
     // Only SQLite left: the PostgreSQL adapter goes.
     await editConfig(root, (json) => {
       json.config.DATABASE_BINDS = { main: 'file:./var/main.db' };

@@ -47,6 +47,8 @@ test('one command writes the project, installs it, adds the auth scaffold and sa
 });
 
 test('the app type-checks, its tests pass, and npx fw migrate dev --name auth creates the tables', () => {
+  // Every install script of what fw added is decided in allowScripts: npm 11 asks about no package.
+  expect(as.run('npm', ['install'], root).stderr).not.toContain('install-scripts');
   expect(as.run('npx', ['tsc', '--noEmit'], root).stdout).toBe('');
   expect(stripVTControlCharacters(as.run('npm', ['test'], root).stdout)).toMatch(/Tests\s+\d+ passed \(\d+\)/);
   // No terminal here, so --force is the consent a terminal user gives at Prisma's prompt.

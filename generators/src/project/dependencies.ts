@@ -61,8 +61,17 @@ export function databaseDependencies(providers: ReadonlySet<'sqlite' | 'postgres
 export const I18N_DEPENDENCIES: DependencySet = { dependencies: ['typesafe-i18n'], devDependencies: [] };
 
 /**
+ * Install scripts of packages fw adds, which npm 11 asks about on every install until
+ * `allowScripts` decides them. Denied: nothing of fw's needs them. `prisma`'s preinstall checks
+ * the Node version; `@prisma/engines`' postinstall downloads engines the CLI fetches on first
+ * use anyway, and the client needs none (it queries through a driver adapter).
+ */
+const DENIED_INSTALL_SCRIPTS: Readonly<Record<string, readonly string[]>> = { prisma: ['prisma', '@prisma/engines'] };
+
+/**
  * Adds packages to the rendered `package.json` at their pinned versions (`pins.ts`), each list
- * sorted, so a generated app never drifts from what fw generates code for.
+ * sorted, so a generated app never drifts from what fw generates code for, and decides their
+ * install scripts in `allowScripts` (`DENIED_INSTALL_SCRIPTS`).
  */
 export function addDependencies(tree: Tree, add: Partial<DependencySet>): void {
   const rendered = tree.rendered('package.json');
@@ -74,6 +83,8 @@ export function addDependencies(tree: Tree, add: Partial<DependencySet>): void {
     const current = (pkg[field] ?? {}) as Record<string, string>;
     for (const name of names) current[name] = pinOf(name);
     pkg[field] = Object.fromEntries(Object.entries(current).sort(([a], [b]) => a.localeCompare(b)));
+    const denied = names.flatMap((name) => DENIED_INSTALL_SCRIPTS[name] ?? []);
+    if (denied.length > 0) pkg['allowScripts'] = { ...(pkg['allowScripts'] as Record<string, boolean> | undefined), ...Object.fromEntries(denied.map((name) => [name, false])) };
   }
   tree.render('package.json', `${JSON.stringify(pkg, null, 2)}\n`, { generator: PROJECT_GENERATOR_ID });
 }
