@@ -11,6 +11,7 @@ export {
   formatValue,
   issuesToProblems,
   locate,
+  maskUrlPasswords,
   type ConfigProblem,
   type TextPosition,
   type ProblemOptions,
@@ -99,6 +100,7 @@ export {
 export {
   SUPPORTED_DATABASE_SCHEMES,
   normaliseBindUrl,
+  withDatabaseUrl,
   parseBindUrl,
   sqliteUrlParts,
   type DatabaseProvider,

@@ -1,17 +1,21 @@
 /**
  * Readiness and migrations that were never applied: an app whose `prisma/<bind>/migrations` holds
  * migrations its databases lack (`fw migrate deploy` not run) answers `/readyz` 503, says why once
- * in the log, and turns ready once they are applied, on SQLite and on a real PostgreSQL.
+ * in the log, and turns ready once they are applied, on SQLite and on a real PostgreSQL. And
+ * `DATABASE_URL` in the environment (Heroku's, Rails', Prisma's) is the primary bind's URL, for
+ * `fw migrate` and for the started app alike.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fluid } from '@fw/kernel';
+import { ConfigError, Fluid } from '@fw/kernel';
 import { Database, PendingMigrationsError, registerDatabase, shippedMigrations } from '@fw/kernel/db';
 import { memoryLogger, start } from '../kernel/helpers.js';
 import { migrateCommandPlan, renderMigrateEnvironment, runPrismaAll } from '../../generators/src/migrate/index.js';
+import { run as fwCli } from '../../generators/src/commands/index.js';
+import { testIO } from '../generators/helpers.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { prismaCli, tempProject, usePrismaOffline, writeFiles } from '../support/prisma.js';
 
@@ -134,5 +138,57 @@ describe('readiness waits for the migrations the app ships', () => {
       await elsewhere.dispose();
       await bare.cleanup();
     }
+  });
+});
+
+describe('DATABASE_URL in the environment', () => {
+  it('is the URL of bind SECURITY_MODELS_DB_BIND: fw migrate deploy migrates that database and the started app serves from it', async () => {
+    const config = { DATABASE_BINDS: { main: 'file:./var/dev.db', reports: server.url('reports_dev') }, SECURITY_MODELS_DB_BIND: 'reports' };
+    await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config }));
+    await sql('fw_test', 'CREATE DATABASE attached');
+    // As a platform sets it: postgres://, not the fw.json bind.
+    const DATABASE_URL = server.url('attached').replace(/^postgresql:/, 'postgres:');
+
+    const io = testIO(project.root);
+    io.env = { ...io.env, DATABASE_URL };
+    expect(await fwCli(['migrate', 'deploy', '--bind', 'reports'], io)).toBe(0);
+    await sql('attached', `INSERT INTO "Note" (text) VALUES ('on the attached database')`);
+
+    const logger = memoryLogger();
+    const fluid = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests', DATABASE_URL }, logger });
+    const db = registerDatabase(fluid, new Database({ binds: fluid.config.DATABASE_BINDS, root: fluid.root, clients }));
+    fluid.app.get('notes', '/notes', async () => ({ reports: await db.bind('reports').note.count() }));
+    try {
+      const base = await start(fluid);
+      expect(await (await fetch(`${base}/notes`)).json()).toEqual({ reports: 1 });
+      expect((await fetch(`${base}/readyz`)).status).toBe(200); // its migrations were deployed there
+      expect(logger.lines).toContain(`info database: bind "reports" uses DATABASE_URL from the environment (${DATABASE_URL})`);
+      expect(fluid.config.DATABASE_BINDS).toEqual({ main: 'file:./var/dev.db', reports: DATABASE_URL });
+    } finally {
+      await fluid.close();
+    }
+
+    // DATABASE_BINDS in the environment names every bind itself: DATABASE_URL is not used, and the log says so.
+    const explicit = memoryLogger();
+    const binds = JSON.stringify(config.DATABASE_BINDS);
+    const named = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests', DATABASE_URL, DATABASE_BINDS: binds }, logger: explicit });
+    expect(named.config.DATABASE_BINDS).toEqual(config.DATABASE_BINDS);
+    expect(explicit.lines).toEqual(['warn DATABASE_URL is set in the environment but not used: DATABASE_BINDS is set there too, and names every bind']);
+    await named.close();
+
+    // A URL of another family than the bind's schema and migrations stops the app and fw migrate, naming DATABASE_URL.
+    await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config: { ...config, SECURITY_MODELS_DB_BIND: 'main' } }));
+    const mismatch = /DATABASE_URL: a postgresql URL, but bind "main" is sqlite in DATABASE_BINDS, and its schema, client and migrations were made for sqlite/;
+    const error = (() => {
+      try {
+        return new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests', DATABASE_URL } });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(mismatch);
+    expect((error as Error).message).not.toContain('attached');
+    await expect(fwCli(['migrate', 'status'], io)).rejects.toThrow(mismatch);
   });
 });
