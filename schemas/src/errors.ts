@@ -60,8 +60,8 @@ export function isSecretPath(segments: readonly PropertyKey[], root?: string): b
   return names.some((s) => typeof s === 'string' && SECRET_KEY_PATTERN.test(s));
 }
 
-/** Hides the password part of `scheme://user:password@host` URLs inside a text (`<redacted>`). */
-export function maskUrlPasswords(text: string): string {
+/** Hides the password part of `scheme://user:password@host` URLs inside a rendered value. */
+function maskUrlPasswords(text: string): string {
   return text.replace(/(\/\/[^/\s:@"]*:)[^@\s"/]+@/g, '$1<redacted>@');
 }
 

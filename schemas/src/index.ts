@@ -11,7 +11,6 @@ export {
   formatValue,
   issuesToProblems,
   locate,
-  maskUrlPasswords,
   type ConfigProblem,
   type TextPosition,
   type ProblemOptions,

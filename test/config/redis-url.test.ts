@@ -55,6 +55,9 @@ describe('REDIS_URL in the environment', () => {
     expect(both.fluid.config.CACHE_REDIS_URL).toBe(redis.url);
     expect(both.lines).toEqual(['warn REDIS_URL is set in the environment but not used: CACHE_REDIS_URL is set there too']);
     expect(() => app({ CACHE_TYPE: 'redis' }, { REDIS_URL: 'localhost:6379' })).toThrow(ConfigError);
+    expect(() => app({ CACHE_TYPE: 'redis' }, { REDIS_URL: 'default:s3/cret@redis.example:6379' })).toThrow(
+      'environment: REDIS_URL: got "<redacted>@redis.example:6379"; expected',
+    );
     expect(() => app({ CACHE_TYPE: 'redis' }, { REDIS_URL: 'localhost:6379' })).toThrow(
       'environment: REDIS_URL: got "localhost:6379"; expected a redis:// or rediss:// URL (fw uses REDIS_URL as CACHE_REDIS_URL)',
     );

@@ -18,7 +18,6 @@ import {
   environmentValues,
   isKnownConfigKey,
   locate,
-  maskUrlPasswords,
   parseConfig,
   parseProjectConfigText,
   type Config,
@@ -143,7 +142,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
       // Like an alias in the environment: over the files, under fw's own key (and the overrides).
       layers.splice(layers.indexOf(environment) + 1, 0, { source: 'environment (DATABASE_URL)', values: { DATABASE_BINDS: result.binds } });
       config = parse();
-      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from the environment (${maskUrlPasswords(databaseUrl)})` });
+      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from the environment (${withoutPassword(databaseUrl)})` });
     }
   }
   const redisUrl = env.REDIS_URL;
@@ -152,7 +151,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   } else if (redisUrl && environment !== fromEnvironment && config.CACHE_REDIS_URL === redisUrl) {
     notices.push(
       config.CACHE_TYPE === 'redis'
-        ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from the environment (${maskUrlPasswords(redisUrl)})` }
+        ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from the environment (${withoutPassword(redisUrl)})` }
         : {
             level: 'warn',
             message:
@@ -253,6 +252,14 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: Read
 }
 
 /**
+ * A URL for the log: the password of `scheme://user:password@host/...` replaced by `<redacted>`,
+ * whatever characters it holds.
+ */
+function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1<redacted>@');
+}
+
+/**
  * `REDIS_URL` of the environment (Heroku, Render, Sidekiq's convention) as `CACHE_REDIS_URL` in the
  * environment layer, unless the environment sets `CACHE_REDIS_URL` itself: fw's own key wins, as
  * with an alias. A value that is not a Redis URL is an error naming `REDIS_URL`.
@@ -261,7 +268,9 @@ function withRedisUrl(layer: ConfigLayer, env: Readonly<Record<string, string | 
   const url = env.REDIS_URL;
   if (!url || layer.values.CACHE_REDIS_URL !== undefined) return layer;
   if (!/^rediss?:\/\/./i.test(url)) {
-    const line = `environment: REDIS_URL: got ${JSON.stringify(maskUrlPasswords(url))}; expected a redis:// or rediss:// URL (fw uses REDIS_URL as CACHE_REDIS_URL)`;
+    // Without a scheme there is no telling a password from a host: whatever precedes an @ is hidden.
+    const shown = url.includes('@') ? `<redacted>${url.slice(url.lastIndexOf('@'))}` : url;
+    const line = `environment: REDIS_URL: got ${JSON.stringify(shown)}; expected a redis:// or rediss:// URL (fw uses REDIS_URL as CACHE_REDIS_URL)`;
     throw new ConfigError(line, [{ source: 'environment', path: 'REDIS_URL', line }]);
   }
   return { ...layer, values: { ...layer.values, CACHE_REDIS_URL: url } };
