@@ -76,3 +76,32 @@ export function normaliseBindUrl(parsed: ParsedBindUrl, root: string): string {
   const { file, query } = sqliteUrlParts(parsed.scheme, parsed.rest);
   return file === '' ? `file::memory:${query}` : `file:${path.resolve(root, file)}${query}`;
 }
+
+/**
+ * `DATABASE_URL` from the environment, as fw reads it: the URL of the bind `primary`
+ * (`SECURITY_MODELS_DB_BIND`, default `main`), in place of the URL `binds` give it. Heroku,
+ * Render, Railway and Fly set `DATABASE_URL` when a database is attached, and Rails and Prisma
+ * read it; fw honours it in the runtime (`loadConfig`) and in `fw migrate` by this one rule, so
+ * both reach the same database. `DATABASE_BINDS` set in the environment wins over it (checked by
+ * the callers). Answers `{ error }` (never echoing the URL) for a scheme fw does not support and
+ * for a URL of another database family than the bind's: the bind's schema, generated client and
+ * migrations were made for the family of its configured URL.
+ */
+export function withDatabaseUrl(binds: Readonly<Record<string, string>>, primary: string, url: string): { binds: Record<string, string> } | { error: string } {
+  const how = `fw uses DATABASE_URL as the URL of bind "${primary}" (SECURITY_MODELS_DB_BIND)`;
+  const configured = binds[primary];
+  if (configured === undefined) return { error: `DATABASE_URL: ${how}, but DATABASE_BINDS has no bind "${primary}" (binds: ${Object.keys(binds).join(', ') || 'none'})` };
+  const parsed = parseBindUrl(primary, url);
+  if ('error' in parsed) {
+    return { error: `DATABASE_URL: ${parsed.error.slice(`DATABASE_BINDS.${primary}: `.length)}; ${how}. Unset it, or set DATABASE_BINDS` };
+  }
+  const current = parseBindUrl(primary, configured);
+  if (!('error' in current) && current.provider !== parsed.provider) {
+    return {
+      error:
+        `DATABASE_URL: a ${parsed.provider} URL, but bind "${primary}" is ${current.provider} in DATABASE_BINDS, and its schema, client and migrations ` +
+        `were made for ${current.provider}; ${how}. Move the bind to ${parsed.provider} first (docs/databases.md, "Moving a bind to another database"), or unset DATABASE_URL`,
+    };
+  }
+  return { binds: { ...binds, [primary]: url } };
+}

@@ -99,6 +99,7 @@ export {
 export {
   SUPPORTED_DATABASE_SCHEMES,
   normaliseBindUrl,
+  withDatabaseUrl,
   parseBindUrl,
   sqliteUrlParts,
   type DatabaseProvider,

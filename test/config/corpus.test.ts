@@ -98,7 +98,11 @@ const DOTENV: Case[] = [
 ];
 
 const ENVIRONMENT: Case[] = [
-  { name: 'unrelated variables are left alone', env: { HOME: '/root', PATH: '/bin', AUTH_SECRET: 'auth.js', WS_ENDPOINT: 'x', PROXY_LIST: 'y', DATABASE_URL: 'postgres://x', SERVER_NAME: 'www', SERVER_SOFTWARE: 'cgi' }, expect: 'valid' },
+  { name: 'unrelated variables are left alone', env: { HOME: '/root', PATH: '/bin', AUTH_SECRET: 'auth.js', WS_ENDPOINT: 'x', PROXY_LIST: 'y', SERVER_NAME: 'www', SERVER_SOFTWARE: 'cgi' }, expect: 'valid' },
+  { name: 'DATABASE_URL for a PostgreSQL bind', files: { 'fw.json': FW('{ "DATABASE_BINDS": { "main": "postgresql://u@127.0.0.1:5432/dev" } }') }, env: { DATABASE_URL: 'postgres://app@db:5432/app' }, expect: 'valid' },
+  { name: 'a PostgreSQL DATABASE_URL for a SQLite bind', env: { DATABASE_URL: 'postgres://app@db:5432/app' }, expect: ['environment: DATABASE_URL: a postgresql URL, but bind "main" is sqlite in DATABASE_BINDS'] },
+  { name: 'a MySQL DATABASE_URL', env: { DATABASE_URL: 'mysql://u:pw@db/app' }, expect: ['environment: DATABASE_URL: unsupported scheme "mysql:"', 'bind "main" (SECURITY_MODELS_DB_BIND)'] },
+  { name: 'REDIS_URL without a scheme', env: { REDIS_URL: 'localhost:6379' }, expect: ['environment: REDIS_URL: got "localhost:6379"; expected a redis:// or rediss:// URL'] },
   { name: "fw's own process variables", env: { FW_APP: 'app', FW_LOG_LEVEL: 'warn', FW_CACHE: 'off', FW_DEBUG: '1' }, expect: 'valid' },
   { name: 'CACHE_TIPE in the environment', env: { CACHE_TIPE: 'redis' }, expect: ['environment: CACHE_TIPE: unknown key; did you mean CACHE_TYPE?'] },
   { name: 'FW_TAILWIN', env: { FW_TAILWIN: '1' }, expect: ['environment: FW_TAILWIN: unknown key; did you mean FW_TAILWIND?'] },

@@ -1,4 +1,3 @@
-import { configDefaults } from '@fw/schemas';
 import { didYouMean } from '@fw/schemas/suggest';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
@@ -38,11 +37,19 @@ ${installHelp(18)}
   -h, --help      show this help
 
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
-else the default {"main":"file:./var/main.db"}. See docs/databases.md.`;
+else the default {"main":"file:./var/main.db"}. Without DATABASE_BINDS in the environment,
+DATABASE_URL there is the URL of bind SECURITY_MODELS_DB_BIND ("main"), as when the app runs.
+See docs/databases.md.`;
 
 type Binds = Record<string, string>;
 
-function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { binds: Binds; securityBind: string } {
+/**
+ * The binds `fw migrate` works on: `DATABASE_BINDS` of the environment (JSON), else `fw.json`'s,
+ * else the default; without `DATABASE_BINDS` in the environment, `DATABASE_URL` there is the URL
+ * of the bind `SECURITY_MODELS_DB_BIND`, as in the runtime (`withDatabaseUrl` of `@fw/schemas`).
+ */
+async function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<{ binds: Binds; securityBind: string; fromDatabaseUrl?: string }> {
+  const { configDefaults, withDatabaseUrl } = await import('@fw/schemas');
   const defaults = configDefaults();
   let binds = (config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Binds;
   const fromEnv = env.DATABASE_BINDS;
@@ -57,6 +64,11 @@ function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): { bin
     }
   }
   const securityBind = env.SECURITY_MODELS_DB_BIND || ((config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string);
+  if ((fromEnv === undefined || fromEnv === '') && env.DATABASE_URL) {
+    const result = withDatabaseUrl(binds, securityBind, env.DATABASE_URL);
+    if ('error' in result) throw new CliError(`environment variable ${result.error}`);
+    return { binds: result.binds, securityBind, fromDatabaseUrl: securityBind };
+  }
   return { binds, securityBind };
 }
 
@@ -120,7 +132,10 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     throw new CliError(`${command} ${action}: --dry-run, --json and --install apply to init only`);
   }
   const { config } = await loadConfig(root);
-  const { binds } = bindsOf(config.config as Record<string, unknown>, io.env);
+  const { binds, fromDatabaseUrl } = await bindsOf(config.config as Record<string, unknown>, io.env);
+  if (fromDatabaseUrl !== undefined && (values.bind === undefined || values.bind === fromDatabaseUrl)) {
+    io.stderr.write(`fw migrate: bind "${fromDatabaseUrl}" uses DATABASE_URL from the environment\n`);
+  }
   const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');
   try {
     const plan = migrateCommandPlan({

@@ -143,6 +143,7 @@ export class FluidCore {
     if (!options || options.root === undefined) throw new FrameworkException('new Fluid(): options.root (the project root) is required');
     const loaded = loadConfigDetails({ root: options.root, app: options.app, overrides: options.config, env: options.env, search: true });
     this.logger = options.logger ?? createLogger({ level: loaded.config.FW_LOG_LEVEL, format: loaded.config.FW_LOG_FORMAT });
+    for (const notice of loaded.notices) this.logger[notice.level](notice.message);
     this.root = loaded.root;
     this.name = loaded.app;
     this.config = loaded.config;

@@ -25,7 +25,7 @@ export { setBody } from './body.js';
 export { clientAddress, normaliseAddress, trustFunction } from './client-address.js';
 export type { ProxyConfig } from './client-address.js';
 export { loadConfig, loadConfigDetails, decodeText, readText } from './config/index.js';
-export type { LoadConfigOptions, LoadedConfig } from './config/index.js';
+export type { ConfigNotice, LoadConfigOptions, LoadedConfig } from './config/index.js';
 export type { Config, ProjectConfig } from '@fw/schemas';
 export { FrameworkException, HttpError, ConfigError, createLogger, defaultMessage } from './errors.js';
 export type { HttpErrorOptions, ConfigErrorProblem, Logger, LogFields, LogLevel } from './errors.js';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../core/errors.js';
 import { DatabaseError } from './errors.js';
 import { DEFAULT_TIMEOUTS, lazyAdapter, type BindTimeouts, type DriverAdapterFactory } from './adapter.js';
+import { MigrationWatch, migrationsDir, PendingMigrationsError } from './migrations.js';
 import { BindWatch, DatabaseUnavailableError } from './outage.js';
 import { databaseUris, type BindUri } from './uris.js';
 
@@ -55,6 +56,8 @@ interface Bound {
   /** What `bind()` hands out: the client with outages turned into 503s. */
   readonly guarded: PrismaClientLike;
   readonly watch: BindWatch;
+  /** Whether the bind's shipped migrations are applied. */
+  readonly migrations: MigrationWatch;
 }
 
 /**
@@ -139,25 +142,45 @@ export class Database<C extends ClientClasses> {
       const base = new (Client as unknown as Construct)({ adapter: lazyAdapter(uri, this.#root, () => this.#timeouts) });
       const probe = rawQuery(base);
       const watch = new BindWatch(name, () => this.#logger, probe && (() => probe('SELECT 1')));
-      bound = { base, guarded: guard(base, watch), watch };
+      const migrations = new MigrationWatch(name, uri.provider, migrationsDir(this.#root, name), () => this.#logger);
+      bound = { base, guarded: guard(base, watch), watch, migrations };
       this.#clients.set(name, bound);
     }
     return bound.guarded as ClientOf<C[K]>;
   }
 
   /**
-   * Resolves when the bind answers `SELECT 1` (its readiness check); an outage rejects with
-   * `DatabaseUnavailableError`. While the bind is known to be down it rejects at once without a
-   * query: frequent readiness probes would otherwise pile connection attempts onto a frozen
-   * server, which then takes longer to recover (its own probe, one query a second, notices the
-   * recovery). A client without raw queries resolves at once.
+   * Resolves when the bind answers `SELECT 1` and its database has applied every migration the
+   * app ships (its readiness check). An outage rejects with `DatabaseUnavailableError`; shipped
+   * migrations the database lacks (`fw migrate deploy` not run yet) reject with
+   * `PendingMigrationsError` naming them. While the bind is known to be down it rejects at once
+   * without a query: frequent readiness probes would otherwise pile connection attempts onto a
+   * frozen server, which then takes longer to recover (its own probe, one query a second, notices
+   * the recovery). A client without raw queries resolves at once.
    */
   async ping(name: keyof C & string): Promise<void> {
     const client = this.bind(name);
     const bound = this.#clients.get(name)!;
     if (bound.watch.down) throw new DatabaseUnavailableError(name, new Error('the bind is down (a query failed and it has not answered since)'));
     const query = rawQuery(client);
-    if (query) await query('SELECT 1');
+    if (!query) return;
+    await query('SELECT 1');
+    const pending = await bound.migrations.pending(query);
+    if (pending.length > 0) throw new PendingMigrationsError(name, pending);
+  }
+
+  /**
+   * The migrations of `prisma/<bind>/migrations` (what `fw migrate` writes) that the bind's
+   * database has not applied, by Prisma's `_prisma_migrations` table; empty when all are, or when
+   * the app ships no migrations folder. The folder is listed once; once everything is applied
+   * the answer is kept and the database is not asked again. The first time migrations are found
+   * pending it is logged (a warning naming them and `npx fw migrate deploy`), and once more when
+   * they have been applied. `registerDatabase` checks at startup; readiness on every probe.
+   */
+  async pendingMigrations(name: keyof C & string): Promise<string[]> {
+    const client = this.bind(name);
+    const query = rawQuery(client);
+    return query ? this.#clients.get(name)!.migrations.pending(query) : [];
   }
 
   /**
@@ -174,6 +197,8 @@ export class Database<C extends ClientClasses> {
 
   async #disposeAll(): Promise<void> {
     const entries = [...this.#clients];
+    // A migration check still running (the startup one) would reconnect a bind closed under it.
+    await Promise.allSettled(entries.map(([, bound]) => bound.migrations.running));
     for (const [, bound] of entries) bound.watch.reset();
     const results = await Promise.allSettled(entries.map(([, bound]) => bound.base.$disconnect()));
     const failed = results.flatMap((result, i) => (result.status === 'rejected' ? [{ bind: entries[i]![0], reason: result.reason }] : []));

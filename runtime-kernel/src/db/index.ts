@@ -8,5 +8,6 @@ export { Database, type ClientClasses, type ClientOf, type DatabaseOptions, type
 export { lazyAdapter, DEFAULT_TIMEOUTS, type BindTimeouts, type DriverAdapter, type DriverAdapterFactory, type LazyAdapterFactory } from './adapter.js';
 export { DatabaseUnavailableError, isOutage, BindWatch } from './outage.js';
 export { DatabaseError } from './errors.js';
+export { PendingMigrationsError, shippedMigrations } from './migrations.js';
 export { registerDatabase, type ShutdownHooks } from './register.js';
 export { databaseUri, databaseUris, SUPPORTED_SCHEMES, type BindUri, type DatabaseProvider } from './uris.js';

@@ -6,6 +6,8 @@
  * Any key `X` may be given as `X_FILE` (in any layer): the value of `X` is then the named file's
  * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`, so a key fw
  * does not know (`CACHE_TIPE`) is an error naming the file, its line and the key it resembles.
+ * `DATABASE_URL` and `REDIS_URL` of the process environment are read as the environment's URL of
+ * the main bind and its `CACHE_REDIS_URL` (docs/config.md), under fw's own keys there.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -23,6 +25,7 @@ import {
   type ProjectConfig,
   type TextPosition,
   unknownKeyReason,
+  withDatabaseUrl,
 } from '@fw/schemas';
 import { ConfigError } from '../errors.js';
 import { findProjectRoot, toDir } from '../paths.js';
@@ -63,6 +66,17 @@ export interface LoadedConfig {
   readonly root: string;
   /** The `.ini` file path (it may not exist). */
   readonly iniFile: string;
+  /**
+   * What the app should log once at startup about how the config was read (`new Fluid` does):
+   * `DATABASE_URL` / `REDIS_URL` of the environment used, or set and unused, and why.
+   */
+  readonly notices: readonly ConfigNotice[];
+}
+
+/** A line about the config for the startup log. */
+export interface ConfigNotice {
+  readonly level: 'info' | 'warn';
+  readonly message: string;
 }
 
 /** The dotenv file of a project, read at every boot (when it exists) as the layer under the environment. */
@@ -98,16 +112,53 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   if (dotenv) fileLayers.push({ ...dotenv, values: Object.fromEntries(Object.entries(dotenv.values).filter(([k]) => !FW_ENVIRONMENT_VARIABLES.includes(k))) });
   const wanted = new Set(fileLayers.flatMap((layer) => Object.keys(layer.values)));
   const layers = fileLayers.map((layer) => withFiles(layer, root));
-  layers.push(withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root));
+  const notices: ConfigNotice[] = [];
+  const fromEnvironment = withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root);
+  const environment = withRedisUrl(fromEnvironment, env);
+  layers.push(environment);
   if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
   // FW_ENV=development (fw dev) changes defaults only: a layer under every file and the environment.
   if (layers.findLast((l) => l.values.FW_ENV !== undefined)?.values.FW_ENV === 'development') layers.unshift(DEVELOPMENT_DEFAULTS);
 
-  let config: Config;
-  try {
-    config = parseConfig(layers);
-  } catch (err) {
-    throw fromValidation(err, `Invalid config for app '${app}'`);
+  const parse = (): Config => {
+    try {
+      return parseConfig(layers);
+    } catch (err) {
+      throw fromValidation(err, `Invalid config for app '${app}'`);
+    }
+  };
+  let config = parse();
+  const databaseUrl = env.DATABASE_URL;
+  if (databaseUrl) {
+    const binds = environment.values.DATABASE_BINDS ?? environment.values.SQLALCHEMY_BINDS;
+    if (binds !== undefined) {
+      if (config.DATABASE_BINDS[config.SECURITY_MODELS_DB_BIND] !== databaseUrl) {
+        notices.push({ level: 'warn', message: 'DATABASE_URL is set in the environment but not used: DATABASE_BINDS is set there too, and names every bind' });
+      }
+    } else if (options.overrides?.DATABASE_BINDS === undefined && options.overrides?.SQLALCHEMY_BINDS === undefined) {
+      const primary = config.SECURITY_MODELS_DB_BIND;
+      const result = withDatabaseUrl(config.DATABASE_BINDS, primary, databaseUrl);
+      if ('error' in result) throw new ConfigError(`environment: ${result.error}`, [{ source: 'environment', path: 'DATABASE_URL', line: `environment: ${result.error}` }]);
+      // Like an alias in the environment: over the files, under fw's own key (and the overrides).
+      layers.splice(layers.indexOf(environment) + 1, 0, { source: 'environment (DATABASE_URL)', values: { DATABASE_BINDS: result.binds } });
+      config = parse();
+      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from the environment (${withoutPassword(databaseUrl)})` });
+    }
+  }
+  const redisUrl = env.REDIS_URL;
+  if (redisUrl && fromEnvironment.values.CACHE_REDIS_URL !== undefined && fromEnvironment.values.CACHE_REDIS_URL !== redisUrl) {
+    notices.push({ level: 'warn', message: 'REDIS_URL is set in the environment but not used: CACHE_REDIS_URL is set there too' });
+  } else if (redisUrl && environment !== fromEnvironment && config.CACHE_REDIS_URL === redisUrl) {
+    notices.push(
+      config.CACHE_TYPE === 'redis'
+        ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from the environment (${withoutPassword(redisUrl)})` }
+        : {
+            level: 'warn',
+            message:
+              `REDIS_URL is set in the environment but not used: CACHE_TYPE is "${config.CACHE_TYPE}". fw keeps the cache, sessions, rate limits ` +
+              'and events in Redis only with CACHE_TYPE=redis, and then uses REDIS_URL as CACHE_REDIS_URL: set CACHE_TYPE=redis',
+          },
+    );
   }
   if ((options.requireSecretKey ?? true) && !config.SECRET_KEY) {
     const where = ini ? `${iniRel} has no SECRET_KEY` : `${iniRel} does not exist`;
@@ -117,7 +168,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
       [{ source: iniRel, path: 'SECRET_KEY', line: `${iniRel}: SECRET_KEY: missing` }],
     );
   }
-  return { config, project: project.config, app, root, iniFile };
+  return { config, project: project.config, app, root, iniFile, notices };
 }
 
 function searchProjectRoot(start: string): string {
@@ -198,6 +249,31 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: Read
   const values = environmentValues(env, wanted);
   if (env.VITEST && values.BASE_URL !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(values.BASE_URL)) delete values.BASE_URL;
   return values;
+}
+
+/**
+ * A URL for the log: the password of `scheme://user:password@host/...` replaced by `<redacted>`,
+ * whatever characters it holds.
+ */
+function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1<redacted>@');
+}
+
+/**
+ * `REDIS_URL` of the environment (Heroku, Render, Sidekiq's convention) as `CACHE_REDIS_URL` in the
+ * environment layer, unless the environment sets `CACHE_REDIS_URL` itself: fw's own key wins, as
+ * with an alias. A value that is not a Redis URL is an error naming `REDIS_URL`.
+ */
+function withRedisUrl(layer: ConfigLayer, env: Readonly<Record<string, string | undefined>>): ConfigLayer {
+  const url = env.REDIS_URL;
+  if (!url || layer.values.CACHE_REDIS_URL !== undefined) return layer;
+  if (!/^rediss?:\/\/./i.test(url)) {
+    // Without a scheme there is no telling a password from a host: whatever precedes an @ is hidden.
+    const shown = url.includes('@') ? `<redacted>${url.slice(url.lastIndexOf('@'))}` : url;
+    const line = `environment: REDIS_URL: got ${JSON.stringify(shown)}; expected a redis:// or rediss:// URL (fw uses REDIS_URL as CACHE_REDIS_URL)`;
+    throw new ConfigError(line, [{ source: 'environment', path: 'REDIS_URL', line }]);
+  }
+  return { ...layer, values: { ...layer.values, CACHE_REDIS_URL: url } };
 }
 
 /** Replaces every `X_FILE` key of a layer by `X` = the file's contents. */
