@@ -77,7 +77,8 @@ afterAll(async () => {
 describe('readiness waits for the migrations the app ships', () => {
   it('answers 503 while a bind lacks migrations, logs it once, and turns ready after fw migrate deploy (SQLite and PostgreSQL)', async () => {
     const prod = { main: 'file:./var/prod.db', reports: server.url('reports_prod') };
-    await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config: { DATABASE_BINDS: prod } }));
+    // A generous check bound: on a loaded CI host a check that timed out would read "failed" for another reason.
+    await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config: { DATABASE_BINDS: prod, HEALTH_CHECK_TIMEOUT: 60 } }));
     const logger = memoryLogger();
     const fluid = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests' }, logger });
     const db = registerDatabase(fluid, new Database({ binds: fluid.config.DATABASE_BINDS, root: fluid.root, clients }));
