@@ -48,37 +48,55 @@ const PROGRAMMING_ERRORS = new Set(['TypeError', 'ReferenceError', 'RangeError',
 /** A value read from a module that is still loading (an import cycle) fails with one of these. */
 const TOO_EARLY = /Cannot read properties of undefined|before initialization/;
 
+/** What the terminal says about an error a command failed with (see {@link runMain}). */
+export interface FailureReport {
+  /** The error's message (`error: <message>` on the terminal). */
+  message: string;
+  /** Where the user's own code threw it, as `fluid/db.ts:9:31` relative to the project (`  at <frame>`). */
+  frame?: string;
+  /** A line of advice about it (an import cycle). */
+  hint?: string;
+}
+
+/**
+ * The facts {@link runMain} prints for an error: its message and, for programming errors and
+ * errors the user's code threw itself (`throw new Error(...)` in fluid/app.ts), the file and line
+ * they came from (fw's and the kernel's own errors say what is wrong themselves). `fw dev`'s page
+ * for an app that cannot start shows the same (docs/dev.md).
+ */
+export function failureReport(error: unknown, cwd: string): FailureReport {
+  const message = error instanceof Error ? error.message : String(error);
+  const frame =
+    error instanceof Error && !(error instanceof CliError)
+      ? PROGRAMMING_ERRORS.has(error.name)
+        ? userFrame(error, cwd)
+        : thrownByUser(error, cwd)
+      : undefined;
+  if (!frame) return { message };
+  if (!TOO_EARLY.test(message)) return { message, frame };
+  const hint =
+    `${frame.replace(/:\d+:\d+$/, '')} read a value of a module that was still loading. If it imports fluid/app.ts (directly or not) ` +
+    'while fluid/app.ts imports it, the app does not exist yet when it runs: take what it needs from the config instead ' +
+    '(docs/databases.md shows a fluid/db.ts that does).';
+  return { message, frame, hint };
+}
+
 /**
  * Runs a command as a process: prints any error as `error: <message>` on stderr (with the stack
  * when FW_DEBUG is set) and sets the exit code (1 unless a {@link CliError} says otherwise). An
  * error thrown by the app's own code (`fw run` loading `fluid/app.ts`: a programming error, or
- * one its code threw itself) also names the file and line it came from, and a read of a module that was still loading says it may be an import cycle.
+ * one its code threw itself) also names the file and line it came from, and a read of a module
+ * that was still loading says it may be an import cycle ({@link failureReport}).
  */
 export async function runMain(main: CommandMain, argv: string[]): Promise<void> {
   const io = processIO();
   try {
     process.exitCode = await main(argv, io);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`error: ${message}\n`);
-    // For programming errors, and errors the user's code threw itself (`throw new Error(...)` in
-    // fluid/app.ts); fw's and the kernel's own errors say what is wrong themselves.
-    const frame =
-      error instanceof Error && !(error instanceof CliError)
-        ? PROGRAMMING_ERRORS.has(error.name)
-          ? userFrame(error, io.cwd)
-          : thrownByUser(error, io.cwd)
-        : undefined;
-    if (frame) {
-      io.stderr.write(`  at ${frame}\n`);
-      if (TOO_EARLY.test(message)) {
-        io.stderr.write(
-          `  ${frame.replace(/:\d+:\d+$/, '')} read a value of a module that was still loading. If it imports fluid/app.ts (directly or not) ` +
-            'while fluid/app.ts imports it, the app does not exist yet when it runs: take what it needs from the config instead ' +
-            '(docs/databases.md shows a fluid/db.ts that does).\n',
-        );
-      }
-    }
+    const report = failureReport(error, io.cwd);
+    io.stderr.write(`error: ${report.message}\n`);
+    if (report.frame) io.stderr.write(`  at ${report.frame}\n`);
+    if (report.hint) io.stderr.write(`  ${report.hint}\n`);
     if (io.env.FW_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   }

@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
+import { failureReport } from '../cli/main.js';
+import { tellDev, underDev, type DevAddress } from '../dev/messages.js';
 import { findProjectRoot } from '../project.js';
 
 /** Usage text of `fw run`. */
@@ -37,7 +39,9 @@ FW_ENV=development, so DEBUG is on unless fw.json, the ini or the environment se
   - template and static changes reload the browser without a restart (Tailwind recompiles
     first when FW_TAILWIND is on);
   - frontend workspace changes (fluid/frontend/**, additives/*/frontend/**) go to Vite's HMR;
-  - compiled output, .fw/, temp files and node_modules are ignored.
+  - compiled output, .fw/, temp files and node_modules are ignored;
+  - while the app cannot start (or has exited), its address answers 503 with the error the
+    terminal shows: a page for a browser, which reloads once the app is back.
 
 Options:
   --port <n>    port to listen on (default: PORT from the environment or config, else 8000)
@@ -76,8 +80,11 @@ export function resolveKernel(root: string): string {
   }
 }
 
-/** Loads `fluid/app.ts` with tsx and serves its default export with the project's kernel `serve`. */
-export async function serveProject(root: string, options: ServeOptions): Promise<void> {
+/**
+ * Loads `fluid/app.ts` with tsx and serves its default export with the project's kernel `serve`;
+ * resolves to the URL it serves at, when the kernel says.
+ */
+export async function serveProject(root: string, options: ServeOptions): Promise<string | undefined> {
   const entry = path.join(root, APP_ENTRY);
   if (!existsSync(entry)) throw new CliError(`${APP_ENTRY} not found in ${root}: it creates the app (export default fluid).`);
   const kernelPath = resolveKernel(root);
@@ -102,8 +109,9 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   if (options.port !== undefined) serveOptions.port = options.port;
   if (options.host !== undefined) serveOptions.host = options.host;
   const fluid = app.default;
+  let served: unknown;
   try {
-    await kernel.serve(fluid, serveOptions);
+    served = await kernel.serve(fluid, serveOptions);
   } catch (error) {
     // The app had started (its plugins; under fw dev the live reload's IPC listener) when listen
     // failed: close it, or this process would wait forever instead of exiting.
@@ -117,6 +125,50 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   // Under fw dev (an IPC channel to it): if fw dev dies without stopping the app (killed), the
   // channel closes; stop then too, or the app would go on serving with nothing watching it.
   if (process.connected) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  const url = (served as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' ? url : undefined;
+}
+
+/**
+ * {@link serveProject}, telling `fw dev` (when it runs this process) where the app serves, or,
+ * when it cannot start, what the terminal says about it and where it would have listened: `fw dev`
+ * then answers there with that error until the app starts again (docs/dev.md).
+ */
+async function serveUnderDev(root: string, options: ServeOptions, io: CommandIO): Promise<void> {
+  let url: string | undefined;
+  try {
+    url = await serveProject(root, options);
+  } catch (error) {
+    if (underDev()) await tellDev({ type: 'fw:failed', report: failureReport(error, io.cwd), address: await intendedAddress(root, options, io.env) });
+    throw error;
+  }
+  if (url !== undefined) await tellDev({ type: 'fw:serving', url });
+}
+
+/**
+ * Where the app would listen: `--port`/`--host`, else its config's `PORT`/`HOST`; when the config
+ * cannot be read (it may be what failed), the environment's `PORT`/`HOST`, else fw's defaults.
+ */
+async function intendedAddress(root: string, options: ServeOptions, env: NodeJS.ProcessEnv): Promise<DevAddress> {
+  try {
+    const kernel = (await import(pathToFileURL(resolveKernel(root)).href)) as { loadConfig?: unknown };
+    if (typeof kernel.loadConfig === 'function') {
+      const config = (kernel.loadConfig as (options: { root: string; requireSecretKey: boolean }) => { PORT?: unknown; HOST?: unknown })({ root, requireSecretKey: false });
+      if (typeof config.PORT === 'number' && typeof config.HOST === 'string') {
+        return { host: options.host ?? config.HOST, port: options.port ?? config.PORT, from: 'config' };
+      }
+    }
+  } catch {
+    // The config is invalid or unreadable: the environment and the defaults below.
+  }
+  const { configDefaults } = await import('@fw/schemas');
+  const defaults = configDefaults();
+  const envPort = env.PORT !== undefined && /^\d+$/.test(env.PORT) && Number(env.PORT) <= 65535 ? Number(env.PORT) : undefined;
+  return {
+    host: options.host ?? (env.HOST?.trim() || String(defaults.HOST)),
+    port: options.port ?? envPort ?? Number(defaults.PORT),
+    from: options.port !== undefined && options.host !== undefined ? 'config' : 'default',
+  };
 }
 
 function hasClose(value: object): value is { close(): Promise<void> } {
@@ -198,6 +250,6 @@ async function runCommand(name: 'fw run' | 'fw dev', argv: string[], io: Command
   const options: ServeOptions = {};
   if (port !== undefined) options.port = port;
   if (values.host !== undefined) options.host = values.host;
-  await serveProject(root, options);
+  await serveUnderDev(root, options, io);
   return 0;
 }

@@ -7,7 +7,9 @@
  * - a template or static change is sent to the running child over the IPC channel: the kernel
  *   recompiles Tailwind when it is on and tells the browsers to reload (docs/dev.md);
  * - frontend workspace changes are left to Vite's HMR in the child, and compiled output, temp
- *   files and `node_modules` are never even watched.
+ *   files and `node_modules` are never even watched;
+ * - while the app is not running (it could not start, or it exited), `fw dev` answers on its
+ *   address with the error the terminal shows (down-page.ts) until it restarts the app.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -15,12 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CommandIO } from '../cli/io.js';
 import { classifyChange, ignoredDir, relPath, type ChangeKind } from './classify.js';
+import { openDownPage, type DownPage } from './down-page.js';
+import { addressOf, isFailedMessage, isServingMessage, type ChangedMessage, type FailedMessage } from './messages.js';
 
-/** The message the child gets for template and static changes (the kernel's live reload reads it). */
-export interface ChangedMessage {
-  type: 'fw:changed';
-  changes: { path: string; kind: 'template' | 'static' }[];
-}
+export type { ChangedMessage } from './messages.js';
 
 /** Options of {@link devProject}. */
 export interface DevOptions {
@@ -38,17 +38,48 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   let child: ChildProcess | undefined;
   let stopping = false;
   let restarting = false;
+  // Where the app last served, what the current child said when it could not start, and the
+  // page answering on the app's address while it is down.
+  let served: { host: string; port: number } | undefined;
+  let failure: FailedMessage | undefined;
+  let page: DownPage | undefined;
+
+  let cycle: Promise<void> = Promise.resolve();
+  const closePage = async (): Promise<void> => {
+    const open = page;
+    page = undefined;
+    await open?.close();
+  };
+  const appDown = (current: ChildProcess, exit: string): void => {
+    cycle = cycle.then(async () => {
+      if (stopping || current !== child) return;
+      const report = failure?.report;
+      const address = failure?.address.from === 'config' ? failure.address : (served ?? failure?.address);
+      if (address && address.port !== 0) page = await openDownPage(address, { exit, report }, root);
+      const meanwhile = page ? ` Until then ${page.url} answers with this error.` : '';
+      io.stderr.write(`fw dev: the app exited (${exit}); waiting for changes to restart it.${meanwhile}\n`);
+    });
+  };
 
   const start = (): void => {
     // Its own process group: a terminal Ctrl-C reaches only this process, which then stops the
     // app with exactly one signal (a second one makes serve() exit at once, skipping hooks).
     child = spawn(process.execPath, [fwBin, 'run', ...options.childArgs], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env, detached: true });
     const current = child;
+    failure = undefined;
     current.on('error', (err) => io.stderr.write(`fw dev: cannot start the app: ${err.message}\n`));
+    current.on('message', (message: unknown) => {
+      if (current !== child) return;
+      if (isFailedMessage(message)) failure = message;
+      else if (isServingMessage(message)) served = addressOf(message.url) ?? served;
+    });
+    let exit = '';
     current.on('exit', (code, signal) => {
-      if (current === child && !stopping && !restarting) {
-        io.stderr.write(`fw dev: the app exited (${signal ?? `code ${code}`}); waiting for changes to restart it.\n`);
-      }
+      exit = signal ?? `code ${code}`;
+    });
+    // 'close' comes after the IPC channel closed too, so every message the app sent is in.
+    current.on('close', () => {
+      if (current === child && !stopping && !restarting) appDown(current, exit);
     });
   };
   const stopChild = async (signal: 'SIGINT' | 'SIGTERM' = 'SIGTERM'): Promise<void> => {
@@ -60,13 +91,13 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     });
   };
 
-  let cycle: Promise<void> = Promise.resolve();
   const restart = (changed: string): void => {
     cycle = cycle.then(async () => {
       if (stopping) return;
       restarting = true;
       io.stdout.write(`fw dev: ${changed} changed, restarting\n`);
       await stopChild();
+      await closePage(); // frees the port for the app
       restarting = false;
       if (!stopping) start();
     });
@@ -125,7 +156,10 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
       stopping = true;
       clearTimeout(timer);
       void watcher.close();
-      void cycle.then(() => stopChild(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM')).then(() => resolve(0));
+      void cycle
+        .then(() => closePage())
+        .then(() => stopChild(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM'))
+        .then(() => resolve(0));
     };
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);

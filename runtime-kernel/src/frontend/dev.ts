@@ -95,7 +95,12 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
     logger.warn('vite-dev websocket proxy failed', { error: err });
     if (socket && 'destroy' in socket) socket.destroy();
   });
-  logger.info('vite dev server started', { origin, configFile: configFile || 'none' });
+  // Debug level: the dev server's own address is internal (the app proxies it), and printed
+  // before "fw: <app> serving at <url>" it was the address people opened (docs/dev.md).
+  logger.debug('vite dev server started (internal: the app proxies it at /vite-dev; open the app\'s own address)', {
+    internalOrigin: origin,
+    configFile: configFile || 'none',
+  });
 
   return {
     origin,

@@ -18,7 +18,8 @@
  *
  * plus `'nonce-…'` in `script-src` and `style-src` when the response asked for a nonce. In debug
  * (Vite's dev client injects `<style>` elements and talks to its HMR websocket) `style-src` gets
- * `'unsafe-inline'` instead of the nonce and `connect-src` allows `ws:`/`wss:`. `FW_ALPINE_BUILD`
+ * `'unsafe-inline'` instead of the nonce, `connect-src` allows `ws:`/`wss:` and `worker-src`
+ * `'self' blob:` (the client's reconnect ping runs in a blob: worker). `FW_ALPINE_BUILD`
  * `standard` adds `'unsafe-eval'` to `script-src` (the standard Alpine build compiles expressions
  * with `new Function`).
  */
@@ -79,7 +80,13 @@ export function defaultDirectives(config: PolicyConfig): Record<string, string[]
     'style-src': config.DEBUG ? ["'self'", "'unsafe-inline'"] : ["'self'"],
   };
   if (config.SECURITY_FRAME_OPTIONS !== 'off') directives['frame-ancestors'] = [...FRAME_ANCESTORS[config.SECURITY_FRAME_OPTIONS]];
-  if (config.DEBUG) directives['connect-src'] = ["'self'", 'ws:', 'wss:'];
+  if (config.DEBUG) {
+    directives['connect-src'] = ["'self'", 'ws:', 'wss:'];
+    // Vite's client, having lost its HMR socket (the app restarted), pings the server from a
+    // SharedWorker made from a blob: URL, then reloads the page; without this the worker was
+    // refused and a Vite page never reloaded after a restart.
+    directives['worker-src'] = ["'self'", 'blob:'];
+  }
   return directives;
 }
 

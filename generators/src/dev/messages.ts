@@ -1,0 +1,84 @@
+/**
+ * What `fw dev` and the app it runs (`fw run`, its child) tell each other over the child's IPC
+ * channel. The kernel's live reload reads {@link ChangedMessage}; `fw dev` reads the other two,
+ * to keep answering on the app's address while the app cannot start (docs/dev.md).
+ */
+import type { FailureReport } from '../cli/main.js';
+
+/** `fw dev` → the app: template and static changes (the kernel's live reload reads it). */
+export interface ChangedMessage {
+  type: 'fw:changed';
+  changes: { path: string; kind: 'template' | 'static' }[];
+}
+
+/** The app → `fw dev`: it is serving at `url` (`http://127.0.0.1:8000`). */
+export interface ServingMessage {
+  type: 'fw:serving';
+  url: string;
+}
+
+/** Where the app listens, or would have. */
+export interface DevAddress {
+  host: string;
+  port: number;
+  /**
+   * `config`: the app's own config (or `--port` and `--host`) says so; `default`: the config
+   * could not be read (it is what failed), so this is the environment's `PORT`/`HOST` or fw's
+   * defaults, and `fw dev` prefers the address the app last served at.
+   */
+  from: 'config' | 'default';
+}
+
+/** The app → `fw dev`: it could not start; what the terminal said, and where it would have listened. */
+export interface FailedMessage {
+  type: 'fw:failed';
+  report: FailureReport;
+  address: DevAddress;
+}
+
+/** True for a {@link ServingMessage}. */
+export function isServingMessage(value: unknown): value is ServingMessage {
+  const m = value as Partial<ServingMessage> | null;
+  return typeof m === 'object' && m !== null && m.type === 'fw:serving' && typeof m.url === 'string';
+}
+
+/** True for a {@link FailedMessage}. */
+export function isFailedMessage(value: unknown): value is FailedMessage {
+  const m = value as Partial<FailedMessage> | null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    m.type === 'fw:failed' &&
+    typeof m.report?.message === 'string' &&
+    typeof m.address?.host === 'string' &&
+    typeof m.address.port === 'number'
+  );
+}
+
+/** The host and port of an `http://host:port` URL (an IPv6 host without its brackets). */
+export function addressOf(url: string): { host: string; port: number } | undefined {
+  try {
+    const parsed = new URL(url);
+    const port = Number(parsed.port || 80);
+    return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when this process runs under `fw dev` (it has an IPC channel to it). */
+export function underDev(): boolean {
+  return process.send !== undefined && process.connected;
+}
+
+/**
+ * Sends `message` to `fw dev` when this process runs under it (it has an IPC channel), and
+ * resolves once it is written, so a process about to exit has said it.
+ */
+export function tellDev(message: ServingMessage | FailedMessage): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send || !underDev()) return Promise.resolve();
+  return new Promise((resolve) => {
+    send(message, undefined, undefined, () => resolve());
+  });
+}
