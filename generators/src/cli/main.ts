@@ -75,7 +75,7 @@ export async function runMain(main: CommandMain, argv: string[]): Promise<void> 
         io.stderr.write(
           `  ${frame.replace(/:\d+:\d+$/, '')} read a value of a module that was still loading. If it imports fluid/app.ts (directly or not) ` +
             'while fluid/app.ts imports it, the app does not exist yet when it runs: take what it needs from the config instead ' +
-            '(docs/databases.md shows a fluid/db.ts that does).\n',
+            '(npx fw docs databases shows a fluid/db.ts that does).\n',
         );
       }
     }

@@ -38,7 +38,7 @@ ${installHelp(18)}
   -h, --help      show this help
 
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
-else the default {"main":"file:./var/main.db"}. See docs/databases.md.`;
+else the default {"main":"file:./var/main.db"}. See: npx fw docs databases`;
 
 type Binds = Record<string, string>;
 
