@@ -4,7 +4,8 @@
  * message names has its page. `fw docs` lists the pages, prints one, or its path
  * (test/release/packed.test.ts checks the published @fw/cli ships them).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
@@ -54,4 +55,13 @@ test('fw docs with an unknown topic names it, suggests the closest, and fails', 
   const wrong = fw(['docs', 'deploymnet']);
   expect(wrong.status).toBe(1);
   expect(wrong.stderr).toBe('error: fw docs: no page "deploymnet" (did you mean deployment?); run "fw docs" for the list.\n');
+});
+
+test('fw docs piped into a reader that stops early (| head, a pager quit) exits 0 without a stack', async () => {
+  const child = spawn(process.execPath, [FW_BIN, 'docs', 'performance'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy(); // the reader is gone before fw writes the page
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 });

@@ -56,6 +56,11 @@ const TOO_EARLY = /Cannot read properties of undefined|before initialization/;
  */
 export async function runMain(main: CommandMain, argv: string[]): Promise<void> {
   const io = processIO();
+  // A reader that stopped reading (`npx fw docs deployment | head`) is not a failure of fw's.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   try {
     process.exitCode = await main(argv, io);
   } catch (error) {
