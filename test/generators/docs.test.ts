@@ -1,5 +1,5 @@
 /**
- * fw's documentation reaches users: a message or `--help` text never sends them to a
+ * fw's documentation reaches users: a message, `--help` text or generated file never sends them to a
  * `docs/<page>.md` their project does not have, but to `npx fw docs <topic>`, and every topic a
  * message names has its page. `fw docs` lists the pages, prints one, or its path
  * (test/release/packed.test.ts checks the published @fw/cli ships them).
@@ -31,8 +31,16 @@ function codeLines(): { file: string; line: string }[] {
   );
 }
 
-test('no message or help text points at docs/<page>.md; every "fw docs <topic>" it names has a page', () => {
-  const lines = codeLines();
+/** Every line of the blueprints: the code fw writes into projects, comments included (they are the user's to read). */
+function blueprintLines(): { file: string; line: string }[] {
+  return readdirSync(path.join(REPO, 'blueprints'), { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join('blueprints', f))
+    .filter((f) => /\.(hbs|ts|json|js)$/.test(f))
+    .flatMap((file) => readFileSync(path.join(REPO, file), 'utf8').split('\n').map((line) => ({ file, line })));
+}
+
+test('no message, help text or generated file points at docs/<page>.md; every "fw docs <topic>" they name has a page', () => {
+  const lines = [...codeLines(), ...blueprintLines()];
   expect(lines.filter(({ line }) => /docs\/[a-z-]+\.md/.test(line)).map(({ file, line }) => `${file}: ${line.trim()}`)).toEqual([]);
   const named = new Set(lines.flatMap(({ line }) => [...line.matchAll(/fw docs ([a-z][a-z-]*)/g)].map((m) => m[1]!)));
   expect(named.size).toBeGreaterThan(5);
