@@ -65,3 +65,11 @@ export function checkoutRoot(): string | undefined {
 export function blueprintDir(kind: string): string {
   return path.join(checkoutRoot() ?? PACKAGE_ROOT, 'blueprints', kind);
 }
+
+/**
+ * Absolute path of fw's documentation (`docs/`, one Markdown page per topic): the checkout's own
+ * when running from one, else the copy `@fw/cli` ships (`fw docs` prints its pages).
+ */
+export function docsDir(): string {
+  return path.join(checkoutRoot() ?? PACKAGE_ROOT, 'docs');
+}

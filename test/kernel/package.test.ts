@@ -240,7 +240,7 @@ describe('the packed kernel in an app of its own', () => {
     const [node, oxide, css] = ['@tailwindcss/node', '@tailwindcss/oxide', 'tailwindcss'].map((p) => `${p}@${version(p)}`);
     expect(result.name).toBe('MissingPackageError');
     expect(result.error).toContain(
-      `The npm packages '@tailwindcss/node', '@tailwindcss/oxide', 'tailwindcss' are not installed in ${app}/fluid; ` +
+      `The npm packages '@tailwindcss/node', '@tailwindcss/oxide', 'tailwindcss' are not installed in ${app}; ` +
         `Tailwind (FW_TAILWIND, fw tailwind) needs them. Add them with: npm install ${node} ${oxide} ${css}`,
     );
   });

@@ -67,7 +67,7 @@ describe('development outbox (no MAIL_SERVER)', () => {
     expect(logger.lines).toEqual([
       {
         level: 'warn',
-        message: `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${join(root, 'var', 'outbox')} as .eml files and reaches nobody; set MAIL_SERVER (docs/mail.md)`,
+        message: `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${join(root, 'var', 'outbox')} as .eml files and reaches nobody; set MAIL_SERVER (npx fw docs mail)`,
         fields: { outbox: join(root, 'var', 'outbox') },
       },
     ]);

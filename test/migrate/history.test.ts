@@ -37,7 +37,7 @@ describe('fw migrate after DATABASE_BINDS moved from SQLite to PostgreSQL', () =
         'bind "main": the migrations in prisma/main/migrations were written for sqlite (its migration_lock.toml), but DATABASE_BINDS.main ' +
           'is now a postgresql URL, where they cannot run. To start a postgresql history, delete the migration folders and ' +
           'migration_lock.toml in prisma/main/migrations (keep a copy if the sqlite database still matters), then run ' +
-          '"npx fw migrate dev --name init" (docs/databases.md#moving-a-bind-to-another-database)',
+          '"npx fw migrate dev --name init" (npx fw docs databases, "Moving a bind to another database")',
       );
       expect(ran.error).not.toContain('secret-pw');
     }

@@ -116,6 +116,25 @@ describe.each(PUBLISHED_DIRS.map((dir) => [dir]))('%s', (dir) => {
   });
 });
 
+test('@fw/kernel ships no raw Tailwind stylesheet: FW_TAILWIND never writes into node_modules/@fw/kernel', () => {
+  expect(packedFiles('runtime-kernel').filter((f) => /(^|\/)(tailwind_raw|tailwind_no_themes)\.css$/.test(f))).toEqual([]);
+});
+
+test('@fw/cli ships every page "fw docs <topic>" prints, in the tarball the run published', () => {
+  const tarball = registry().published.find((p) => p.name === '@fw/cli')?.tarball as string;
+  const listed = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+  expect(listed.status).toBe(0);
+  const shipped = listed.stdout.split('\n').filter((f) => /^package\/docs\/[^/]+\.md$/.test(f));
+  const pages = readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md'));
+  expect(shipped.sort()).toEqual(pages.map((f) => `package/docs/${f}`).sort());
+  // The screenshots of docs/images/ stay in the repository (most of the weight).
+  expect(listed.stdout).not.toContain('package/docs/images/');
+  const result = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: path.join(REPO, 'generators'), encoding: 'utf8' });
+  const [packed] = JSON.parse(result.stdout) as { size: number; unpackedSize: number }[];
+  console.info(`@fw/cli tarball: ${((packed?.size ?? 0) / 1e3).toFixed(0)} kB (${((packed?.unpackedSize ?? 0) / 1e3).toFixed(0)} kB unpacked)`);
+  expect(packed?.size).toBeLessThan(500_000);
+});
+
 test('create-fw-app installs in under 3 MB with at most 2 dependencies', async () => {
   const as = user();
   const work = await workDir('size');

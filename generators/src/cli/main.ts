@@ -77,7 +77,7 @@ export function failureReport(error: unknown, cwd: string): FailureReport {
   const hint =
     `${frame.replace(/:\d+:\d+$/, '')} read a value of a module that was still loading. If it imports fluid/app.ts (directly or not) ` +
     'while fluid/app.ts imports it, the app does not exist yet when it runs: take what it needs from the config instead ' +
-    '(docs/databases.md shows a fluid/db.ts that does).';
+    '(npx fw docs databases shows a fluid/db.ts that does).';
   return { message, frame, hint };
 }
 
@@ -90,6 +90,11 @@ export function failureReport(error: unknown, cwd: string): FailureReport {
  */
 export async function runMain(main: CommandMain, argv: string[]): Promise<void> {
   const io = processIO();
+  // A reader that stopped reading (`npx fw docs deployment | head`) is not a failure of fw's.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   try {
     process.exitCode = await main(argv, io);
   } catch (error) {

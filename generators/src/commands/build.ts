@@ -14,11 +14,15 @@ export const help = `Usage: fw build
 
 Builds the app for production, so \`npm start\` runs plain JavaScript with production
 dependencies only:
-  1. compiles the server code (fluid/, additives/) with the project's TypeScript and
+  1. with FW_TAILWIND on, compiles every raw Tailwind stylesheet (static/tailwind_raw.css) into
+     its static/tailwind.css (and a Vite surface's frontend/src/tailwind.css), as the boot does:
+     the boot then finds them up to date and writes nothing, so the deployed files may be
+     read-only;
+  2. compiles the server code (fluid/, additives/) with the project's TypeScript and
      tsconfig.build.json into dist/ (dist/fluid/server.js is the entry);
-  2. copies every other file of those folders (templates, static files, manifest.json) next to
+  3. copies every other file of those folders (templates, static files, manifest.json) next to
      the compiled modules, so each module finds what it reads beside itself;
-  3. type-checks and builds every Vite workspace (npm run check / build --workspaces).
+  4. type-checks and builds every Vite workspace (npm run check / build --workspaces).
 dist/ is emptied first, so nothing deleted from the sources survives there.
 
 Options:
@@ -39,6 +43,8 @@ export interface BuildResult {
   copied: string[];
   /** Whether the project has Vite workspaces (their check and build ran). */
   frontend: boolean;
+  /** The stylesheets compiled with `FW_TAILWIND` on (project-relative); none with it off. */
+  tailwind: string[];
 }
 
 /** Runs a command in `cwd` with the output passed through; rejects naming it (as `label`) on failure. */
@@ -93,21 +99,44 @@ function projectTsc(root: string): string {
   }
 }
 
-/** The project's kernel `checkPublicDirs` (`@fw/kernel/frontend`), failing as a {@link CliError}. */
-async function checkPublicDirs(root: string, workspaces: readonly string[]): Promise<void> {
-  let check: ((root: string, workspaces: readonly string[]) => Promise<void>) | undefined;
+/** What `fw build` uses of the project's `@fw/kernel/frontend` (the kernel's own types are not imported: see docs/architecture.md). */
+interface KernelFrontend {
+  checkPublicDirs?: (root: string, workspaces: readonly string[]) => Promise<void>;
+  generateProjectTailwind?: (root: string, options: { env?: Readonly<Record<string, string | undefined>> }) => Promise<string[]>;
+}
+
+/** The project's `@fw/kernel/frontend`, failing as a {@link CliError}. */
+async function kernelFrontend(root: string): Promise<KernelFrontend> {
   try {
-    const module = (await import(pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/frontend')).href)) as { checkPublicDirs?: typeof check };
-    check = module.checkPublicDirs;
+    return (await import(pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/frontend')).href)) as KernelFrontend;
   } catch {
     throw new CliError(`fw build: @fw/kernel is not installed in ${root}; run "npm install" there first.`);
   }
-  if (!check) throw new CliError('fw build: the installed @fw/kernel is older than this fw; update it (npm install @fw/kernel@latest).');
+}
+
+/** A kernel function `fw build` needs, failing as a {@link CliError} when the installed kernel predates it. */
+function required<T>(fn: T | undefined): T {
+  if (!fn) throw new CliError('fw build: the installed @fw/kernel is older than this fw; update it (npm install @fw/kernel@latest).');
+  return fn;
+}
+
+/** Runs a kernel step, its failure a {@link CliError} with the kernel's message. */
+async function kernelStep<T>(run: () => Promise<T>): Promise<T> {
   try {
-    await check(root, workspaces);
+    return await run();
   } catch (error) {
     throw new CliError(`fw build: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The raw Tailwind stylesheets a surface may hold (`FW_THEMES` on, off). */
+const RAW_STYLESHEETS = ['tailwind_raw.css', 'tailwind_no_themes.css'];
+
+/** Whether `fluid/static/` or an `additives/<name>/static/` holds a raw Tailwind stylesheet. */
+async function hasRawStylesheet(root: string): Promise<boolean> {
+  const additives = await readdir(path.join(root, 'additives')).catch(() => []);
+  const surfaces = ['fluid', ...additives.map((name) => path.join('additives', name))];
+  return surfaces.some((s) => RAW_STYLESHEETS.some((raw) => existsSync(path.join(root, s, 'static', raw))));
 }
 
 /** Builds the project at `root` (see {@link help}). */
@@ -120,7 +149,19 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
   const frontend = workspaces.length > 0;
   // Before anything is built: the kernel's check refuses dotfiles and symlinks in a workspace's
   // public/ (Vite would copy them, or their targets, into dist/).
-  if (frontend) await checkPublicDirs(root, workspaces);
+  if (frontend) {
+    const check = required((await kernelFrontend(root)).checkPublicDirs);
+    await kernelStep(() => check(root, workspaces));
+  }
+  // With FW_TAILWIND on, the stylesheets the boot would compile are compiled here, into the
+  // sources (before Vite builds the workspaces that import them): a production boot then finds
+  // them up to date and writes nothing, so its files may be read-only. The kernel reads the
+  // config (fw.json, the ini, the environment) only when there is a raw stylesheet to compile.
+  let tailwind: string[] = [];
+  if (await hasRawStylesheet(root)) {
+    const generate = required((await kernelFrontend(root)).generateProjectTailwind);
+    tailwind = await kernelStep(() => generate(root, { env: io.env }));
+  }
   const tsc = projectTsc(root);
   await rm(path.join(root, OUT_DIR), { recursive: true, force: true });
   await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io, `tsc -p ${BUILD_CONFIG}`);
@@ -137,7 +178,7 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
     // are gone after `npm ci --omit=dev`, so the frontend is built here, once.
     for (const script of ['check', 'build']) await step('npm', ['run', script, '--workspaces', '--if-present'], root, io);
   }
-  return { copied, frontend };
+  return { copied, frontend, tailwind };
 }
 
 /** `fw build`. Returns the exit code. */
@@ -152,6 +193,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const result = await buildProject(root, io);
   io.stdout.write(
     `fw build: compiled ${SOURCE_DIRS.join('/ and ')}/ into ${OUT_DIR}/, copied ${result.copied.length} other file${result.copied.length === 1 ? '' : 's'} beside them` +
+      `${result.tailwind.length > 0 ? `, compiled Tailwind (${result.tailwind.join(', ')})` : ''}` +
       `${result.frontend ? ', built the Vite workspaces' : ''}.\nStart it with: npm start (node ${OUT_DIR}/fluid/server.js)\n`,
   );
   return 0;

@@ -33,7 +33,7 @@ Options:
 ${INSTALL_HELP}
   -h, --help   show this help
 
-See docs/auth-scaffold.md.`;
+See: npx fw docs auth-scaffold`;
 
 /** `fw.json` with BASE_URL and MAIL_DEFAULT_SENDER set when they are missing (comments and layout kept). */
 function withMailDefaults(text: string, name: string): string {
@@ -86,7 +86,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const json = values.json === true;
   const code = await report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined, install });
   if (!json && !dryRun && code === 0) {
-    io.stdout.write(`\nNext: ${install ? '' : 'npm install && '}npx fw migrate dev --name auth && npx fw dev, then open /sign-up (docs/auth-scaffold.md)\n`);
+    io.stdout.write(`\nNext: ${install ? '' : 'npm install && '}npx fw migrate dev --name auth && npx fw dev, then open /sign-up (npx fw docs auth-scaffold)\n`);
   }
   return code;
 }

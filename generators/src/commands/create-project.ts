@@ -44,7 +44,7 @@ Options:
   --local                 developing fw itself: link @fw/kernel and @fw/cli from the fw
                           checkout this command runs from (file: specs)
   --auth, --no-auth       add sign-up, sign-in and two-factor: the app's own fw runs
-                          "fw create auth" (docs/auth-scaffold.md). Implies --install, so it
+                          "fw create auth" (npx fw docs auth-scaffold). Implies --install, so it
                           cannot go with --no-install or --json (prompted; default with --yes
                           or without a terminal: no)
   --install, --no-install run the install (npm install) once the files are written (prompted;

@@ -15,7 +15,7 @@ export const help = `Usage: fw generate [options]
 Re-renders every generated file from the current fw.json and merges it with your edits
 (three-way: what fw generated last time, your file, the new render). Untouched files update,
 edited files merge, overlapping changes get conflict markers and exit status 1. Nothing of
-yours is overwritten. See docs/regeneration.md.
+yours is overwritten. See: npx fw docs regeneration
 
 Options:
   --dry-run    classify every file and print unified diffs; write nothing

@@ -32,6 +32,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['dev'], summary: 'the dev loop: restarts, browser reloads and Vite HMR (fw run --watch)', load: async () => ({ run: (await import('./run.js')).runDev }) },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
   { words: ['start'], summary: 'run the production build like npm start (--workers, --port, --host)', load: () => import('./start.js') },
+  { words: ['docs'], summary: "list fw's documentation, or print a page: fw docs deployment", load: () => import('./docs.js') },
   { words: ['doctor'], summary: 'find (--fix: repair) leftovers of killed runs and record problems in .fw/', load: () => import('./doctor.js') },
   {
     words: ['ocean', 'search'],

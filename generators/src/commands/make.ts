@@ -21,7 +21,7 @@ export const help = `Usage: fw make <generator> [answers...] [options]
 Runs a generator: fw's own (below) or one of your project's plopfile (generators/plopfile.ts).
 Its files go through fw's pipeline like every other command's: planned three ways, printed by
 --dry-run, written atomically and recorded in .fw/record.json. Run it again and it merges with
-your edits; fw generate leaves what it wrote alone. See docs/make.md.
+your edits; fw generate leaves what it wrote alone. See: npx fw docs make
 
 Generators:
   route     a named route in fluid/app.ts, or in an Additive's api.ts/app.ts

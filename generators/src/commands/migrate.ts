@@ -39,7 +39,7 @@ ${installHelp(18)}
 Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
 else the default {"main":"file:./var/main.db"}. Without DATABASE_BINDS in the environment,
 DATABASE_URL there is the URL of bind SECURITY_MODELS_DB_BIND ("main"), as when the app runs.
-See docs/databases.md.`;
+See: npx fw docs databases`;
 
 type Binds = Record<string, string>;
 

@@ -22,7 +22,7 @@ Options:
   --host <h>    interface to listen on (default: HOST from config, else 127.0.0.1)
   --watch       the dev loop (same as fw dev): FW_ENV=development (DEBUG on unless set),
                 server code changes restart the app, template and static changes reload the
-                browser, frontend changes go to Vite's HMR (docs/dev.md)
+                browser, frontend changes go to Vite's HMR (npx fw docs dev)
   -h, --help    show this help
 
 Examples:

@@ -19,7 +19,7 @@ export function listGenerators(engine: MakeEngine): string {
   const own = engine.generators.filter((g) => g.source === 'fw');
   const yours = engine.generators.filter((g) => g.source !== 'fw');
   let out = `fw's generators:\n${own.map(row).join('')}`;
-  if (engine.plopfile === undefined) out += '\nYour generators: none (add them in generators/plopfile.ts, see docs/make.md)\n';
+  if (engine.plopfile === undefined) out += '\nYour generators: none (add them in generators/plopfile.ts, see: npx fw docs make)\n';
   else out += `\nYour generators (${engine.plopfile}):\n${yours.length > 0 ? yours.map(row).join('') : '  none: the plopfile registers no generator\n'}`;
   return out;
 }

@@ -33,7 +33,7 @@ export function checkMigrationHistory(root: string, bind: string, provider: Bind
     `bind "${bind}": the migrations in ${dir} were written for ${history} (its migration_lock.toml), but DATABASE_BINDS.${bind} ` +
       `is now a ${provider} URL, where they cannot run. To start a ${provider} history, delete the migration folders and ` +
       `migration_lock.toml in ${dir} (keep a copy if the ${history} database still matters), then run ` +
-      `"npx fw migrate dev --name init" (docs/databases.md#moving-a-bind-to-another-database)`,
+      `"npx fw migrate dev --name init" (npx fw docs databases, "Moving a bind to another database")`,
     { bind },
   );
 }

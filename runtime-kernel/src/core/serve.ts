@@ -96,9 +96,9 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
 /**
  * What the production entry (`fluid/server.ts`) does with an error while the app loads or starts:
  * a mistake in what it was given (a `ConfigError`: a bad config key, a missing `SECRET_KEY`, an
- * unreadable `X_FILE`, a bad command-line argument; or a port in use or not allowed) is one
- * `error: <message>` line on stderr and exit status 1, as under `fw run`, not a stack trace of the
- * kernel's bundle. Anything else is thrown on, so Node prints its stack.
+ * unreadable `X_FILE`, a bad command-line argument; a port in use or not allowed; a file the
+ * kernel must write on a read-only file system) is one `error: <message>` line on stderr and exit
+ * status 1, as under `fw run`, not a stack trace of the kernel's bundle. Anything else is thrown on, so Node prints its stack.
  *
  * ```ts
  * try {
@@ -112,7 +112,10 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
 export function startupFailed(err: unknown): never {
   // fluid.listen() wraps the system error (`Cannot listen on 127.0.0.1:8000: EADDRINUSE`).
   const code = err instanceof Error ? ((err.cause ?? err) as { code?: unknown }).code : undefined;
-  if (err instanceof ConfigError || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
+  // A file the kernel had to write and the file system refused (a read-only deployment) is named
+  // by the kernel's own message, with the way out.
+  const refused = err instanceof FrameworkException && err.cause !== undefined && (code === 'EROFS' || code === 'EPERM');
+  if (err instanceof ConfigError || refused || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }

@@ -9,11 +9,13 @@
  * answers the pieces the plugin puts in the app's stack (`FrontendWiring`).
  */
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join, relative } from 'node:path';
 import { validateConfig, type FrontendConfig, type FrontendType } from '@fw/schemas';
 import type { Additive } from '../core/additive.js';
+import { loadConfigDetails, readAdditiveManifest } from '../core/config/index.js';
 import type { FluidContext, FluidMiddleware } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
@@ -145,13 +147,13 @@ export class Frontend {
    */
   async generateTailwind(frontend: boolean, staticDir: boolean): Promise<string[]> {
     if (!this.#covered) throw new FrontendException('generateTailwind(): the Frontend is not covered yet');
-    const raw = join(this.#root, 'static', rawStylesheetName(this.#fluid?.config.FW_THEMES ?? true));
-    if (!existsSync(raw)) return [];
-    const outputs: string[] = [];
-    if (staticDir) outputs.push(join(this.#root, 'static', TAILWIND_OUTPUT));
-    if (frontend && this.hasVite) outputs.push(join(this.#root, 'frontend', 'src', TAILWIND_OUTPUT));
-    for (const out of outputs) await generateTailwindAsset(raw, out, this.#root);
-    return outputs;
+    return generateSurfaceTailwind({
+      surface: this.#root,
+      project: this.#fluid?.root ?? this.#root,
+      themes: this.#fluid?.config.FW_THEMES ?? true,
+      staticDir,
+      frontend: frontend && this.hasVite,
+    });
   }
 
   /** Restarts the shared dev server (debug, app surface only); the proxy keeps working. */
@@ -233,18 +235,45 @@ export class Frontend {
   }
 }
 
+/** One surface's Tailwind compile: what boot (`Frontend.generateTailwind`) and `fw build` both run. */
+interface SurfaceTailwind {
+  /** The surface folder (`<project>/fluid`, `<project>/additives/<name>`). */
+  surface: string;
+  /** The project root: the Tailwind packages resolve from it. */
+  project: string;
+  /** `FW_THEMES`: which raw stylesheet is read. */
+  themes: boolean;
+  /** Write `static/tailwind.css`. */
+  staticDir: boolean;
+  /** Write `frontend/src/tailwind.css` (Vite surfaces). */
+  frontend: boolean;
+}
+
+async function generateSurfaceTailwind(s: SurfaceTailwind): Promise<string[]> {
+  const raw = join(s.surface, 'static', rawStylesheetName(s.themes));
+  if (!existsSync(raw)) return [];
+  const outputs: string[] = [];
+  if (s.staticDir) outputs.push(join(s.surface, 'static', TAILWIND_OUTPUT));
+  if (s.frontend) outputs.push(join(s.surface, 'frontend', 'src', TAILWIND_OUTPUT));
+  for (const out of outputs) await generateTailwindAsset(raw, out, s.surface, { root: s.project });
+  return outputs;
+}
+
 /**
  * Compiles every raw stylesheet of the app, its Additives and the kernel (the reference's
- * `generate_tailwind_css`, the `FW_TAILWIND` startup step). Answers the files written.
+ * `generate_tailwind_css`, the `FW_TAILWIND` startup step). Answers the files compiled (a file
+ * whose content was already the compiled one is not written).
  */
 export async function generateTailwindCss(fluid: FluidCore): Promise<string[]> {
   const written: string[] = [];
   const surfaces = [fluid.frontend, ...[...fluid.additives.values()].map((a) => a.frontend)];
   for (const s of surfaces) written.push(...(await s.generateTailwind(true, true)));
+  // The kernel package ships no raw stylesheet (test/release/packed.test.ts), so a production
+  // boot never writes into node_modules/@fw/kernel; a kernel checkout may hold one.
   const kernelRaw = join(KERNEL_STATIC_DIR, rawStylesheetName(fluid.config.FW_THEMES));
   if (existsSync(kernelRaw)) {
     const out = join(KERNEL_STATIC_DIR, TAILWIND_OUTPUT);
-    await generateTailwindAsset(kernelRaw, out, KERNEL_STATIC_DIR);
+    await generateTailwindAsset(kernelRaw, out, KERNEL_STATIC_DIR, { root: fluid.root });
     written.push(out);
   }
   if (written.length === 0) {
@@ -255,4 +284,38 @@ export async function generateTailwindCss(fluid: FluidCore): Promise<string[]> {
     );
   } else fluid.logger.info('tailwind compiled', { files: written.map((f) => relative(fluid.root, f)) });
   return written;
+}
+
+/** Options of `generateProjectTailwind`. */
+export interface ProjectTailwindOptions {
+  /** Which `app_configs/<app>.ini` to read (default as `new Fluid()`: `FW_APP`, then the project name). */
+  app?: string;
+  /** The environment the config is read with (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * What `fw build` runs before the app is deployed: with `FW_TAILWIND` on in the project's config
+ * (fw.json, the app's ini, the environment), compiles the raw stylesheet of the app
+ * (`fluid/`) and of every Additive folder (`additives/<name>/`) exactly as the boot does, so a
+ * production boot finds them compiled and writes nothing (its files may be read-only). Answers
+ * the compiled files, project-relative; none with `FW_TAILWIND` off. Needs no `SECRET_KEY`.
+ */
+export async function generateProjectTailwind(root: string, options: ProjectTailwindOptions = {}): Promise<string[]> {
+  const loaded = loadConfigDetails({ root, app: options.app, env: options.env, requireSecretKey: false });
+  const { config } = loaded;
+  if (!config.FW_TAILWIND) return [];
+  const surfaces: SurfaceTailwind[] = [];
+  const base = { project: loaded.root, themes: config.FW_THEMES, staticDir: true };
+  surfaces.push({ ...base, surface: join(loaded.root, 'fluid'), frontend: config.APP_FRONTEND.type === 'vite' });
+  const additives = join(loaded.root, 'additives');
+  const names = existsSync(additives) ? (await readdir(additives, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+  for (const name of names.sort()) {
+    const folder = join(additives, name);
+    const manifest = readAdditiveManifest(folder, name);
+    surfaces.push({ ...base, surface: folder, frontend: manifest?.frontend?.type === 'vite' });
+  }
+  const compiled: string[] = [];
+  for (const s of surfaces) compiled.push(...(await generateSurfaceTailwind(s)));
+  return compiled.map((f) => relative(loaded.root, f));
 }

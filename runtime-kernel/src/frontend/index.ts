@@ -4,8 +4,8 @@
  * passthrough, and the plugin that gives the app `fluid.frontend`. See docs/frontend.md.
  */
 export { frontend } from './plugin.js';
-export { Frontend, generateTailwindCss } from './frontend.js';
-export type { FrontendOptions, FrontendWiring } from './frontend.js';
+export { Frontend, generateProjectTailwind, generateTailwindCss } from './frontend.js';
+export type { FrontendOptions, FrontendWiring, ProjectTailwindOptions } from './frontend.js';
 export { frontendInclude } from './include.js';
 export type { FrontendIncludeBlock, FrontendSurface } from './include.js';
 export { HTMX_URL, ALPINE_URL, packageFile, vendorFiles, serveVendor } from './vendor.js';
@@ -32,5 +32,5 @@ export {
   tailwindCliPath,
   TAILWIND_OUTPUT,
 } from './tailwind.js';
-export type { CompileTailwindOptions } from './tailwind.js';
+export type { CompileTailwindOptions, GenerateTailwindAssetOptions } from './tailwind.js';
 export { validateConfig } from '@fw/schemas';

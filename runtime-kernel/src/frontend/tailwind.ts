@@ -75,8 +75,22 @@ async function resolveTailwindCss(id: string, use: OptionalUse): Promise<string 
   }
 }
 
-/** Compiles one file (the reference's `generate_tailwind_asset`); creates the output folder; leaves an identical output untouched. */
-export async function generateTailwindAsset(input: string, output: string, cwd: string = dirname(input)): Promise<void> {
+/** Options of `generateTailwindAsset`. */
+export interface GenerateTailwindAssetOptions {
+  /** The project root: where the Tailwind packages are resolved from and where a missing one is installed (default: `cwd`). */
+  root?: string;
+}
+
+/** Errors of a write the file system refused (read-only mount, no permission). */
+const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/**
+ * Compiles one file (the reference's `generate_tailwind_asset`); creates the output folder. An
+ * output whose content is already the compiled one is left untouched (not even opened for
+ * writing), so a read-only deployment whose stylesheets `npm run build` compiled boots. A needed
+ * write the file system refuses throws `TailwindError` naming the file and the way out.
+ */
+export async function generateTailwindAsset(input: string, output: string, cwd: string = dirname(input), options: GenerateTailwindAssetOptions = {}): Promise<void> {
   const from = resolve(cwd, input);
   let css: string;
   try {
@@ -84,14 +98,24 @@ export async function generateTailwindAsset(input: string, output: string, cwd: 
   } catch (err) {
     throw new TailwindError(`Tailwind input ${from} cannot be read`, { cause: err });
   }
-  const compiled = await compileTailwind(css, from, { base: cwd, root: cwd });
+  const compiled = await compileTailwind(css, from, { base: cwd, root: options.root ?? cwd });
   const to = resolve(cwd, output);
-  // An unchanged stylesheet is not rewritten: watchers (Vite's, an editor's) see no change.
+  // An unchanged stylesheet is not rewritten: watchers (Vite's, an editor's) see no change, and a
+  // read-only file system is never written to.
   if ((await readFile(to, 'utf8').catch(() => undefined)) === compiled) return;
-  await mkdir(dirname(to), { recursive: true });
-  await writeFile(to, compiled);
+  try {
+    await mkdir(dirname(to), { recursive: true });
+    await writeFile(to, compiled);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined || !UNWRITABLE.has(code)) throw err;
+    throw new TailwindError(
+      `FW_TAILWIND: ${to} is out of date and cannot be written (${code}). Compile the stylesheets while the files are still writable: ` +
+        '`npm run build` (fw build) does it; then deploy the compiled file with the rest of the app, or turn FW_TAILWIND off where the files are read-only.',
+      { cause: err },
+    );
+  }
 }
-
 
 /** The Tailwind CLI script: the project's own `@tailwindcss/cli`, else one next to the kernel. */
 export function tailwindCliPath(cwd: string): string {

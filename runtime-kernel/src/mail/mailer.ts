@@ -81,7 +81,7 @@ export class Mailer {
       this.#stream.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
       if (host.config.DEBUG === false) {
         host.logger.warn(
-          `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${s.outboxDir} as .eml files and reaches nobody; set MAIL_SERVER (docs/mail.md)`,
+          `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${s.outboxDir} as .eml files and reaches nobody; set MAIL_SERVER (npx fw docs mail)`,
           { outbox: s.outboxDir },
         );
       } else {
