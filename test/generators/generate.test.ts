@@ -186,6 +186,32 @@ describe('config changes that reach other renders', () => {
   }, 60_000);
 });
 
+describe('a kept edited file whose imports this run removes', () => {
+  test('removing every locale keeps an edited fluid/i18n/formatters.ts and the note names it, what it imports that goes, and what to do', async () => {
+    const root = await newProject();
+    await editConfig(root, (c) => (c.config.I18N_SUPPORTED_LOCALES = ['en', 'fr']));
+    expect((await fw(root, 'generate')).code).toBe(0);
+    const formatters = 'fluid/i18n/formatters.ts';
+    const edited = (await read(root, formatters)).replace('// add your formatter functions here', 'upper: (value: string) => value.toUpperCase(),');
+    await writeFile(path.join(root, formatters), edited);
+    await editConfig(root, (c) => delete c.config.I18N_SUPPORTED_LOCALES);
+    const dry = await fw(root, 'generate', '--dry-run');
+    const note =
+      'note: fluid/i18n/formatters.ts is kept because you edited it, but it imports typesafe-i18n (removed from package.json by this run) and ./i18n-types.js (deleted by this run), ' +
+      'so tsc fails on it: delete it if you no longer need it (git history keeps your edit), or set I18N_SUPPORTED_LOCALES in fw.json again';
+    expect(dry.out).toContain(note);
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/keep-edited\s+fluid\/i18n\/formatters\.ts/);
+    expect(run.out).toMatch(/delete\s+fluid\/i18n\/i18n-types\.ts/);
+    expect(run.out).toContain(note);
+    expect(await read(root, formatters)).toBe(edited);
+    // Once the file is dealt with, the note is gone.
+    await rm(path.join(root, formatters));
+    expect((await fw(root, 'generate')).out).not.toContain('note:');
+  }, 60_000);
+});
+
 describe('package.json edited by the user', () => {
   test('a dependency the user added and one fw adds (typesafe-i18n for locales) merge by key, not as a conflict', async () => {
     const root = await newProject();
