@@ -56,14 +56,15 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
 }
 
 /**
- * The project blueprint's files that only some projects get, and when: the home page and its
- * stylesheet are the template home page's (a Vite surface with `register_index` serves its own
+ * The project blueprint's files that only some projects get, and when: the home page, its
+ * stylesheet and its icon are the template home page's (a Vite surface with `register_index` serves its own
  * index at `/`); the fragment is what the htmx page swaps in; the tests' frontend build is for
  * an app or local Additive with a Vite surface.
  */
 const ONLY_WHEN: Readonly<Record<string, (data: { htmx: boolean; viteIndex: boolean; viteBuild: boolean }) => boolean>> = {
   'fluid/templates/index.html': (d) => !d.viteIndex,
   'fluid/static/app.css': (d) => !d.viteIndex,
+  'fluid/static/favicon.svg': (d) => !d.viteIndex,
   'fluid/templates/hello.html': (d) => d.htmx,
   'test/build-frontend.ts': (d) => d.viteBuild,
 };
