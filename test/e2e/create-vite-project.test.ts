@@ -10,6 +10,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
 import { installedPackages, startServer, user, workDir } from '../release/helpers.js';
 
 const as = user();
@@ -74,4 +75,30 @@ test('production: npm run build builds the frontend, and npm start serves it at 
   // Vite and its plugins built the frontend; none of them is installed to serve it.
   const installed = installedPackages(root);
   for (const dev of ['vite', '@vitejs/plugin-react', 'typescript', '@fw/cli']) expect(installed).not.toContain(dev);
+});
+
+test("production: a page view in Chromium logs no 404; the icon is the Vite workspace's, also at /favicon.ico", async () => {
+  const server = await startServer('npm', ['start'], root, as.env);
+  const browser = await launchBrowser();
+  /** Waits (bounded) until the server logged a line matching `line`; Chromium fetches icons after the load. */
+  const logged = async (line: RegExp): Promise<void> => {
+    for (const deadline = Date.now() + 30_000; !line.test(server.output()); await new Promise((resolve) => setTimeout(resolve, 100))) {
+      if (Date.now() > deadline) throw new Error(`the server never logged ${line}:\n${server.output()}`);
+    }
+  };
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.base}/`);
+    // create-vite's index.html links public/favicon.svg, built into dist/ under the surface's base.
+    expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/frontend/favicon.svg');
+    await logged(/GET \/frontend\/favicon\.svg 200/);
+    // A page that names no icon makes a browser ask for /favicon.ico: the same icon.
+    const icon = await fetch(`${server.base}/favicon.ico`);
+    expect(icon.url).toBe(`${server.base}/frontend/favicon.svg`);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(server.output()).not.toMatch(/ 404\b/);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
 });

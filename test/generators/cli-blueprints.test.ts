@@ -42,7 +42,7 @@ async function boot(root: string): Promise<BootedApp> {
   return app;
 }
 
-const TEMPLATE_HOME = ['fluid/templates/index.html', 'fluid/static/app.css'];
+const TEMPLATE_HOME = ['fluid/templates/index.html', 'fluid/static/app.css', 'fluid/static/favicon.svg'];
 
 describe('the project', () => {
   test('a Vite project gets no dead htmx files; htmx gets its fragment; none gets no fragment', async () => {

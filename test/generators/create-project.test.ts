@@ -10,7 +10,7 @@ import { readRecord, readStored } from '../../generators/src/pipeline/index.js';
 import { listFiles, REPO, tempDir, testIO } from './helpers.js';
 
 const PROJECT_FILES = [
-  '.env.example', '.gitignore', '.prettierignore', '.prettierrc.json', 'README.md', 'eslint.config.js', 'fluid/app.ts', 'fluid/server.ts', 'fluid/static/app.css',
+  '.env.example', '.gitignore', '.prettierignore', '.prettierrc.json', 'README.md', 'eslint.config.js', 'fluid/app.ts', 'fluid/server.ts', 'fluid/static/app.css', 'fluid/static/favicon.svg',
   'fluid/templates/hello.html', 'fluid/templates/index.html', 'fw.json', 'package.json',
   'test/home.test.ts', 'tsconfig.build.json', 'tsconfig.json', 'vitest.config.ts',
 ];

@@ -4,7 +4,7 @@
  * and --json, the lock and the clean-up of an interrupted run.
  */
 import { spawnSync } from 'node:child_process';
-import { access, appendFile, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { access, appendFile, mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseAdditiveManifest } from '@fw/schemas';
@@ -73,6 +73,64 @@ describe('fw generate', () => {
     expect(await exists(path.join(root, 'fluid/frontend/package.json'))).toBe(false);
     expect(JSON.parse(await read(root, 'package.json')).workspaces).toBeUndefined();
     expect(await read(root, 'fluid/app.ts')).toContain("'/about'");
+  });
+
+  describe('switching a vite surface back to htmx after a build', () => {
+    const REPO = path.resolve(import.meta.dirname, '../..');
+    const git = (root: string, ...args: string[]): string => {
+      const ran = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+      if (ran.status !== 0) throw new Error(`git ${args.join(' ')}: ${ran.stderr}`);
+      return ran.stdout;
+    };
+    /** A committed vite/react project whose workspace Vite really built into fluid/frontend/dist. */
+    async function builtViteProject(): Promise<string> {
+      const root = await newProject();
+      await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'vite', framework: 'react', typescript: true }));
+      expect((await fw(root, 'generate')).code).toBe(0);
+      // The workspace's packages resolve from the checkout's, through a node_modules beside the project.
+      await symlink(path.join(REPO, 'node_modules'), path.join(path.dirname(root), 'node_modules'), 'dir');
+      const build = spawnSync(process.execPath, [path.join(REPO, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: path.join(root, 'fluid/frontend'), encoding: 'utf8', timeout: 120_000 });
+      expect(build.status, build.stderr).toBe(0);
+      expect(await exists(path.join(root, 'fluid/frontend/dist/index.html'))).toBe(true);
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'vite');
+      return root;
+    }
+    const untracked = (root: string): string[] =>
+      git(root, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.startsWith('??')).map((l) => l.slice(3));
+
+    test('removes the build output of the workspace it removes: git status shows no build output', async () => {
+      const root = await builtViteProject();
+      const built = git(root, 'ls-files', '--others', '--ignored', '--exclude-standard', 'fluid/frontend/dist').split('\n').filter(Boolean);
+      expect(built).toContain('fluid/frontend/dist/index.html');
+      await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx' }));
+      const back = await fw(root, 'generate');
+      expect(back.code, back.error).toBe(0);
+      for (const file of built) expect(back.out).toContain(`delete              ${file}  (build output of fluid/frontend, whose vite.config this run removes)`);
+      expect(await exists(path.join(root, 'fluid/frontend/dist'))).toBe(false);
+      expect(await exists(path.join(root, 'fluid/frontend/src'))).toBe(false); // no empty folders left
+      expect(untracked(root).filter((f) => f.startsWith('fluid/frontend'))).toEqual([]);
+      expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+    }, 180_000);
+
+    test('an edited vite.config keeps the workspace yours: its build output stays, still ignored, until you delete it', async () => {
+      const root = await builtViteProject();
+      await appendFile(path.join(root, 'fluid/frontend/vite.config.ts'), '// my build tweaks\n');
+      await writeFile(path.join(root, 'fluid/frontend/dist/mine.txt'), 'not fw\'s to judge\n');
+      await editConfig(root, (c) => (c.config.APP_FRONTEND = { type: 'htmx' }));
+      const back = await fw(root, 'generate');
+      expect(back.code, back.error).toBe(0);
+      expect(back.out).toMatch(/keep-edited\s+fluid\/frontend\/vite\.config\.ts/);
+      expect(back.out).not.toContain('fluid/frontend/dist');
+      expect(await read(root, 'fluid/frontend/dist/mine.txt')).toBe('not fw\'s to judge\n');
+      expect(await read(root, '.gitignore')).toContain('\nfluid/frontend/dist\n');
+      expect(untracked(root).filter((f) => f.startsWith('fluid/frontend/dist'))).toEqual([]);
+      expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+      await rm(path.join(root, 'fluid/frontend/dist'), { recursive: true });
+      expect((await fw(root, 'generate')).out).toMatch(/update\s+\.gitignore/);
+      expect(await read(root, '.gitignore')).not.toContain('fluid/frontend/dist');
+    }, 180_000);
   });
 
   test('overlapping edits: conflict markers, a summary, exit 1; --json says the same', async () => {
@@ -183,6 +241,32 @@ describe('config changes that reach other renders', () => {
     const before = await snapshot(root);
     expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
     expect(await snapshot(root)).toEqual(before);
+  }, 60_000);
+});
+
+describe('a kept edited file whose imports this run removes', () => {
+  test('removing every locale keeps an edited fluid/i18n/formatters.ts and the note names it, what it imports that goes, and what to do', async () => {
+    const root = await newProject();
+    await editConfig(root, (c) => (c.config.I18N_SUPPORTED_LOCALES = ['en', 'fr']));
+    expect((await fw(root, 'generate')).code).toBe(0);
+    const formatters = 'fluid/i18n/formatters.ts';
+    const edited = (await read(root, formatters)).replace('// add your formatter functions here', 'upper: (value: string) => value.toUpperCase(),');
+    await writeFile(path.join(root, formatters), edited);
+    await editConfig(root, (c) => delete c.config.I18N_SUPPORTED_LOCALES);
+    const dry = await fw(root, 'generate', '--dry-run');
+    const note =
+      'note: fluid/i18n/formatters.ts is kept because you edited it, but it imports typesafe-i18n (removed from package.json by this run) and ./i18n-types.js (deleted by this run), ' +
+      'so tsc fails on it: delete it if you no longer need it (git history keeps your edit), or set I18N_SUPPORTED_LOCALES in fw.json again';
+    expect(dry.out).toContain(note);
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/keep-edited\s+fluid\/i18n\/formatters\.ts/);
+    expect(run.out).toMatch(/delete\s+fluid\/i18n\/i18n-types\.ts/);
+    expect(run.out).toContain(note);
+    expect(await read(root, formatters)).toBe(edited);
+    // Once the file is dealt with, the note is gone.
+    await rm(path.join(root, formatters));
+    expect((await fw(root, 'generate')).out).not.toContain('note:');
   }, 60_000);
 });
 

@@ -33,6 +33,8 @@ afterAll(async () => {
 
 test('one command writes the project, installs it, adds the auth scaffold and says what to run next', async () => {
   expect(created).toContain("--auth: installing the dependencies (npm install), then adding the auth scaffold with the project's fw (npx --no fw create auth --install).");
+  // One block of next steps, at the end: the `fw create auth` it runs prints none of its own.
+  expect(created.match(/^Next\b.*$/gm)).toEqual(['Next steps:']);
   expect(created).toMatch(/Next steps:\n {2}cd app\n {2}npx fw migrate dev --name auth +# the User and AuthToken tables\n {2}npm run dev +# then open \/sign-up\n$/);
   for (const file of ['fluid/db.ts', 'fluid/auth/index.ts', 'fluid/auth/users.ts', 'fluid/auth/two-factor.ts', 'fluid/templates/auth/sign-in.html', 'prisma/main/schema.prisma', 'generated/prisma/main/client.ts']) {
     expect(existsSync(path.join(root, file)), file).toBe(true);

@@ -154,3 +154,10 @@ export function installHelp(column = 15): string {
 
 /** The help lines of the commands whose options' descriptions start at column 15. */
 export const INSTALL_HELP = installHelp();
+
+/**
+ * Environment variable: `off` leaves out the "Next:" line a successful `fw create auth` prints.
+ * `create-fw-app --auth` sets it for the `fw create auth` it runs, and prints one "Next steps"
+ * block for the whole project itself.
+ */
+export const NEXT_STEPS_ENV = 'FW_NEXT_STEPS';

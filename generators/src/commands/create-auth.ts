@@ -1,7 +1,7 @@
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
-import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
+import { INSTALL_HELP, INSTALL_OPTIONS, NEXT_STEPS_ENV } from '../cli/install.js';
 import { negatable, parseOptionsOnly } from '../cli/args.js';
 import { report } from '../cli/report.js';
 import { packageVersion } from '../package-info.js';
@@ -85,7 +85,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   });
   const json = values.json === true;
   const code = await report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined, install });
-  if (!json && !dryRun && code === 0) {
+  // create-fw-app --auth runs this command and then prints the project's one "Next steps" block.
+  if (!json && !dryRun && code === 0 && io.env[NEXT_STEPS_ENV] !== 'off') {
     io.stdout.write(`\nNext: ${install ? '' : 'npm install && '}npx fw migrate dev --name auth && npx fw dev, then open /sign-up (npx fw docs auth-scaffold)\n`);
   }
   return code;

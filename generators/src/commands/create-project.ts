@@ -9,7 +9,7 @@ import { isInteractive, type CommandIO } from '../cli/io.js';
 import { askProjectQuestions, type ProjectPromptAnswers, type ProjectQuestion } from '../cli/prompts.js';
 import { report } from '../cli/report.js';
 import { canGitInit, gitInit } from '../cli/git.js';
-import { confirm, packageManager, runCommand, runInstall } from '../cli/install.js';
+import { confirm, NEXT_STEPS_ENV, packageManager, runCommand, runInstall } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import type { ApplyResult } from '../pipeline/apply.js';
 import { Cache } from '../pipeline/cache.js';
@@ -342,7 +342,8 @@ async function addAuth(io: CommandIO, root: string): Promise<true> {
   const auth = AUTH_COMMAND.join(' ');
   io.stdout.write(`\n--auth: installing the dependencies (${install}), then adding the auth scaffold with the project's fw (${auth}).\n`);
   await runCommand(root, install.split(' '), io, `the project is written: fix the cause, then run "${install}" and "${auth}" in ${root}.`);
-  await runCommand(root, AUTH_COMMAND, io, `the project is written and installed: fix the cause, then run "${auth}" in ${root}.`);
+  // Its "Next:" line is left out: the one "Next steps" block is printed at the end, with `cd <dir>`.
+  await runCommand(root, AUTH_COMMAND, { ...io, env: { ...io.env, [NEXT_STEPS_ENV]: 'off' } }, `the project is written and installed: fix the cause, then run "${auth}" in ${root}.`);
   for (const generate of await generateCommands(root)) {
     const command = generate.join(' ');
     await runCommand(root, generate, io, `the auth scaffold is written: fix the cause, then run "${command}" in ${root}.`);

@@ -17,6 +17,7 @@ import { renderParts } from './parts.js';
 import { APP_FILE, externalAdditives, reconcileRegistrations } from './registrations.js';
 import { renderProject } from './render.js';
 import { projectSpecs } from './specs.js';
+import { strandedImportNotes } from './stranded.js';
 
 /** Input of {@link renderWholeProject}. */
 export interface WholeProjectInput {
@@ -180,7 +181,7 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const gone = [...recorded].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
   const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
-  const notes = [...clashes, ...configNotes(config)];
+  const notes = [...clashes, ...configNotes(config), ...(await strandedImportNotes(tree))];
   return notes.length > 0 ? { ...registrations, notes } : registrations;
 }
 

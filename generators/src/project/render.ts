@@ -1,3 +1,5 @@
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { ProjectConfig } from '@fw/schemas';
 import { renderAdditive } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
@@ -54,14 +56,15 @@ function projectData(name: string, frontend: Record<string, unknown>, specs: Dep
 }
 
 /**
- * The project blueprint's files that only some projects get, and when: the home page and its
- * stylesheet are the template home page's (a Vite surface with `register_index` serves its own
+ * The project blueprint's files that only some projects get, and when: the home page, its
+ * stylesheet and its icon are the template home page's (a Vite surface with `register_index` serves its own
  * index at `/`); the fragment is what the htmx page swaps in; the tests' frontend build is for
  * an app or local Additive with a Vite surface.
  */
 const ONLY_WHEN: Readonly<Record<string, (data: { htmx: boolean; viteIndex: boolean; viteBuild: boolean }) => boolean>> = {
   'fluid/templates/index.html': (d) => !d.viteIndex,
   'fluid/static/app.css': (d) => !d.viteIndex,
+  'fluid/static/favicon.svg': (d) => !d.viteIndex,
   'fluid/templates/hello.html': (d) => d.htmx,
   'test/build-frontend.ts': (d) => d.viteBuild,
 };
@@ -88,7 +91,81 @@ export async function renderProject(tree: Tree, input: ProjectRenderInput): Prom
     if (!input.external?.has(name)) await renderAdditive(tree, name, config.name, input.manifests?.get(name));
   }
   const vite = await renderFrontend(tree, config.name, surfaces);
+  await removedWorkspaceOutputs(tree, surfaces.filter(isVite).map((s) => viteDir(s.additive)));
   addDependencies(tree, configDependencies({ config: config.config, vite }));
+}
+
+/** A Vite workspace's folder (`workspaceDir` of the frontend render, which loads only with a Vite surface). */
+const viteDir = (additive: string | undefined): string => (additive ? `additives/${additive}/frontend` : 'fluid/frontend');
+
+/** The build outputs under a Vite workspace that `.gitignore` lists (`withIgnores` of the frontend setup). */
+const OUTPUTS = ['dist', 'src/tailwind.css'] as const;
+
+/** A workspace's `vite.config` as fw renders it (create-vite's, with fw's `build.outDir`). */
+const VITE_CONFIG = /^((?:fluid|additives\/[^/]+)\/frontend)\/vite\.config\.[cm]?[jt]s$/;
+
+/** Every file under the project-relative folder `rel`, project-relative; symbolic links are listed, never followed. */
+function filesUnder(root: string, rel: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    const child = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...filesUnder(root, child));
+    else out.push(child);
+  }
+  return out;
+}
+
+/**
+ * The build output of the Vite workspaces this render no longer has (the surface is no longer
+ * `vite`, or its Additive is gone), so `git status` never shows it:
+ *
+ * - removed, when this run removes the workspace's `vite.config` because fw wrote it and it was
+ *   never edited: that config builds into `<workspace>/dist` and empties it on every build
+ *   (`build: { outDir: 'dist', emptyOutDir: true }`), so `dist/` holds only build output, which
+ *   `.gitignore` kept out of git. The workspace's folders the run leaves empty are removed too
+ *   (its `node_modules` is npm's, and stays).
+ * - otherwise (you edited the config, so the workspace is yours now), kept and still ignored: the
+ *   `.gitignore` lines for `<workspace>/dist` and `<workspace>/src/tailwind.css` (compiled from
+ *   your stylesheet, never removed) stay while they are on disk.
+ */
+async function removedWorkspaceOutputs(tree: Tree, current: readonly string[]): Promise<void> {
+  const root = tree.root;
+  const removed = new Set<string>();
+  for (const [file, entry] of Object.entries(await tree.record())) {
+    const dir = VITE_CONFIG.exec(file)?.[1];
+    if (dir === undefined || entry.generator !== FRONTEND_GENERATOR_ID || current.includes(dir) || tree.rendered(file) !== undefined) continue;
+    if (!(await tree.item(file))?.remove || !existsSync(path.join(root, dir))) continue;
+    removed.add(dir);
+    const dist = `${dir}/dist`;
+    // A real folder only: a symbolic link named dist points at something fw never built.
+    if (lstatSync(path.join(root, dist), { throwIfNoEntry: false })?.isDirectory()) {
+      for (const built of filesUnder(root, dist)) tree.delete(built, { reason: `build output of ${dir}, whose vite.config this run removes` });
+    }
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (entry.isDirectory() && entry.name !== 'node_modules') tree.pruneEmpty(`${dir}/${entry.name}`);
+    }
+  }
+  const workspaces = ['fluid/frontend', ...additiveFolders(root).map((name) => `additives/${name}/frontend`)];
+  const keep = workspaces
+    .filter((dir) => !current.includes(dir))
+    .flatMap((dir) => OUTPUTS.filter((output) => !(output === 'dist' && removed.has(dir))).map((output) => `${dir}/${output}`))
+    .filter((output) => existsSync(path.join(root, output)));
+  const gitignore = tree.rendered('.gitignore')?.toString('utf8');
+  if (keep.length === 0 || gitignore === undefined) return;
+  const have = new Set(gitignore.split(/\r?\n/));
+  const missing = keep.filter((line) => !have.has(line));
+  if (missing.length === 0) return;
+  const comment = '# Build output of a Vite workspace fw no longer generates: ignored while it is on disk.';
+  tree.render('.gitignore', `${gitignore.replace(/\n*$/, '\n')}${[comment, ...missing].join('\n')}\n`, { generator: PROJECT_GENERATOR_ID });
+}
+
+/** The folders under `additives/` on disk. */
+function additiveFolders(root: string): string[] {
+  try {
+    return readdirSync(path.join(root, 'additives'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 /** A surface as the Vite wiring reads it: the app's frontend block, or a local Additive's. */
