@@ -46,6 +46,14 @@ it('prints one URL, the app\'s own: never the internal Vite server\'s, nor Vite\
   expect(dev.output).not.toMatch(/VITE v\d|Local:|Network:/);
 });
 
+it("the dev proxy's first request prints no deprecation warning (http-proxy, under koa-proxies, calls util._extend)", async () => {
+  const client = await fetch(`${dev.base}/vite-dev/@vite/client`);
+  expect(client.status).toBe(200);
+  await client.text();
+  await dev.waitFor(() => /GET \/vite-dev\/@vite\/client 200/.test(dev.output), 'the request log line');
+  expect(dev.output).not.toMatch(/DeprecationWarning|DEP0060/);
+});
+
 it('an open page reloads to the error while the app cannot start, and back to the app once it is fixed', async () => {
   const browser = await launchBrowser();
   try {

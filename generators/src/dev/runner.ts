@@ -64,7 +64,14 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   const start = (): void => {
     // Its own process group: a terminal Ctrl-C reaches only this process, which then stops the
     // app with exactly one signal (a second one makes serve() exit at once, skipping hooks).
-    child = spawn(process.execPath, [fwBin, 'run', ...options.childArgs], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env, detached: true });
+    // DEP0060: http-proxy (koa-proxies' engine, the Vite dev proxy) calls util._extend, and Node
+    // warned on the first proxied request of every run, a line that is neither the app's nor fw's.
+    child = spawn(process.execPath, ['--disable-warning=DEP0060', fwBin, 'run', ...options.childArgs], {
+      cwd: root,
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+      env,
+      detached: true,
+    });
     const current = child;
     failure = undefined;
     current.on('error', (err) => io.stderr.write(`fw dev: cannot start the app: ${err.message}\n`));
