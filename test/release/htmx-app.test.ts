@@ -5,6 +5,7 @@
  * from the local registry; the production build carries the Additives' files. Then translations:
  * locales in fw.json, `fw generate`'s catalogs and typed modules, `npm install`, `tsc`, the build.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
@@ -128,4 +129,16 @@ test('translations: a gettext-style locale (pt_BR) in fw.json, fw generate, tran
   } finally {
     await server.stop();
   }
+});
+
+test('npm start with CACHE_TYPE=redis but no ioredis installed: one error line naming the package and the command, exit 1', () => {
+  const { PATH, HOME } = process.env;
+  const started = spawnSync(process.execPath, ['dist/fluid/server.js'], {
+    cwd: flow.root(),
+    env: { PATH, HOME, SECRET_KEY: 'k'.repeat(64), PORT: '0', CACHE_TYPE: 'redis', CACHE_REDIS_URL: 'redis://127.0.0.1:1/0' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(started.status).toBe(1);
+  expect(started.stderr).toMatch(/^error: The npm package 'ioredis' is not installed in \S+; CACHE_TYPE=redis [^\n]* needs it\. Add it with: npm install ioredis@\d+\.\d+\.\d+\n$/);
 });

@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { reportBackends } from './backends.js';
 import type { FluidApp } from './context.js';
 import { ConfigError, FrameworkException } from './errors.js';
+import { MissingPackageError } from './optional.js';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -97,7 +98,8 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
  * What the production entry (`fluid/server.ts`) does with an error while the app loads or starts:
  * a mistake in what it was given (a `ConfigError`: a bad config key, a missing `SECRET_KEY`, an
  * unreadable `X_FILE`, a bad command-line argument; a port in use or not allowed; a file the
- * kernel must write on a read-only file system) is one `error: <message>` line on stderr and exit
+ * kernel must write on a read-only file system; an optional package the config needs and the
+ * install lacks, `MissingPackageError`) is one `error: <message>` line on stderr and exit
  * status 1, as under `fw run`, not a stack trace of the kernel's bundle. Anything else is thrown on, so Node prints its stack.
  *
  * ```ts
@@ -115,7 +117,7 @@ export function startupFailed(err: unknown): never {
   // A file the kernel had to write and the file system refused (a read-only deployment) is named
   // by the kernel's own message, with the way out.
   const refused = err instanceof FrameworkException && err.cause !== undefined && (code === 'EROFS' || code === 'EPERM');
-  if (err instanceof ConfigError || refused || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
+  if (err instanceof ConfigError || err instanceof MissingPackageError || refused || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }
