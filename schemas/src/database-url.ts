@@ -105,3 +105,11 @@ export function withDatabaseUrl(binds: Readonly<Record<string, string>>, primary
   }
   return { binds: { ...binds, [primary]: url } };
 }
+
+/**
+ * A URL for logs and messages: the password of `scheme://user:password@host/...` replaced by
+ * `<redacted>`, whatever characters it holds (the runtime's startup lines and `fw migrate` use it).
+ */
+export function urlWithoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1<redacted>@');
+}

@@ -100,6 +100,7 @@ export {
   SUPPORTED_DATABASE_SCHEMES,
   normaliseBindUrl,
   withDatabaseUrl,
+  urlWithoutPassword,
   parseBindUrl,
   sqliteUrlParts,
   type DatabaseProvider,

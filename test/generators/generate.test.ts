@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { parseAdditiveManifest } from '@fw/schemas';
 import { readRecord } from '../../generators/src/pipeline/record.js';
 import { acquireLock } from '../../generators/src/pipeline/lock.js';
-import { editConfig, fw, newProject, read, snapshot } from './project-helpers.js';
+import { editConfig, fw, linkKernel, newProject, read, snapshot } from './project-helpers.js';
 
 const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
 const ADDITIVE_FILES = [
@@ -513,10 +513,12 @@ describe('fw migrate (argv and init through the record)', () => {
     expect((await fw(root, 'migrate')).error).toMatch(/^fw migrate: got nothing; expected one of init, dev, deploy, status, reset, diff/);
     expect((await fw(root, 'migrate', 'up')).error).toMatch(/got "up"/);
     expect((await fw(root, 'migrate', 'init', '--bind', 'main')).error).toMatch(/--bind does not apply to init/);
+    await linkKernel(root);
     expect((await fw(root, 'migrate', 'reset')).error).toMatch(/refusing without --force/);
     expect((await fw(root, 'migrate', 'status', '--bind', 'nope')).error).toMatch(/--bind nope: no such bind/);
     expect((await fw(root, 'migrate', 'deploy', '--name', 'x')).error).toMatch(/--name applies to "fw migrate dev" only/);
     expect((await fw(root, 'migrate', 'dev')).error).toMatch(/no terminal is attached/);
+    await rm(path.join(root, 'node_modules'), { recursive: true });
     expect((await fw(root, 'migrate', '--help')).out).toContain('Usage: fw migrate <action>');
     const before = await snapshot(root);
     expect((await fw(root, 'migrate', 'init', '--dry-run')).out).toContain('+++ b/prisma/main/schema.prisma');

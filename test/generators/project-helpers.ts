@@ -1,5 +1,6 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { run } from '../../generators/src/commands/index.js';
 import { listFiles, tempDir, testIO } from './helpers.js';
 
@@ -44,4 +45,13 @@ export async function editConfig(root: string, edit: (json: Record<string, unkno
 /** Reads a project file as text. */
 export function read(root: string, file: string): Promise<string> {
   return readFile(path.join(root, file), 'utf8');
+}
+
+/**
+ * Installs this checkout's `@fw/kernel` (built) into a project as npm would link it: `fw migrate`
+ * reads the binds with the project's own kernel, which a project made by `newProject` lacks.
+ */
+export async function linkKernel(root: string): Promise<void> {
+  await mkdir(path.join(root, 'node_modules/@fw'), { recursive: true });
+  await symlink(fileURLToPath(new URL('../../runtime-kernel', import.meta.url)), path.join(root, 'node_modules/@fw/kernel'), 'dir');
 }

@@ -7,7 +7,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { fw, editConfig, newProject } from '../generators/project-helpers.js';
+import { fw, editConfig, linkKernel, newProject } from '../generators/project-helpers.js';
 
 const SQLITE_MIGRATION = 'CREATE TABLE "User" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "email" TEXT);\n';
 // Nothing listens here: the check must come before any connection.
@@ -30,6 +30,7 @@ describe('fw migrate after DATABASE_BINDS moved from SQLite to PostgreSQL', () =
     expect(await readFile(path.join(root, 'prisma/main/schema.prisma'), 'utf8')).toContain('provider = "postgresql"');
     expect(await readFile(lock, 'utf8')).toContain('provider = "sqlite"'); // what the migrations were written for
 
+    await linkKernel(root);
     for (const action of [['deploy'], ['dev', '--force'], ['status']]) {
       const ran = await fw(root, 'migrate', ...action);
       expect(ran.code, action[0]).toBe(1);

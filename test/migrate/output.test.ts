@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect, test } from 'vitest';
 import { run } from '../../generators/src/commands/index.js';
-import { editConfig, fw, newProject } from '../generators/project-helpers.js';
+import { editConfig, fw, linkKernel, newProject } from '../generators/project-helpers.js';
 
 const PRISMA = `#!/bin/sh
 # argv: migrate status --config prisma/<bind>/prisma.config.ts
@@ -25,6 +25,7 @@ test('fw migrate prints each bind\'s Prisma preamble before its results, bind af
   await mkdir(path.join(root, 'node_modules/.bin'), { recursive: true });
   await writeFile(path.join(root, 'node_modules/.bin/prisma'), PRISMA);
   await chmod(path.join(root, 'node_modules/.bin/prisma'), 0o755);
+  await linkKernel(root);
 
   let printed = '';
   const stream = (): PassThrough => new PassThrough().on('data', (chunk: Buffer) => (printed += chunk.toString()));

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { didYouMean } from '@fw/schemas/suggest';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
@@ -8,9 +11,9 @@ import { packageVersion } from '../package-info.js';
 import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
-import { loadConfig } from '../project/config.js';
 import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { registrationLines, renderWholeProject } from '../project/regenerate.js';
+import { resolveKernel } from './run.js';
 
 /** The `fw migrate` actions, `init` first. */
 export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'reset', 'diff'] as const;
@@ -36,40 +39,64 @@ Options:
 ${installHelp(18)}
   -h, --help      show this help
 
-Binds come from DATABASE_BINDS: the environment variable (JSON) if set, else fw.json "config",
-else the default {"main":"file:./var/main.db"}. Without DATABASE_BINDS in the environment,
-DATABASE_URL there is the URL of bind SECURITY_MODELS_DB_BIND ("main"), as when the app runs.
-See: npx fw docs databases`;
+Binds come from DATABASE_BINDS, read as the app reads it (the project's @fw/kernel loader): the
+environment over .env over app_configs/<app>.ini (FW_APP picks the app) over fw.json "config"
+over the default {"main":"file:./var/main.db"}; X_FILE variants too; SECRET_KEY is not needed.
+Without DATABASE_BINDS in the environment, DATABASE_URL there is the URL of bind
+SECURITY_MODELS_DB_BIND ("main"). Binds from anywhere but fw.json or the default are named on
+standard error (passwords hidden). See: npx fw docs databases`;
 
 type Binds = Record<string, string>;
 
+/** What `fw migrate` takes from the project kernel's `loadConfigDetails` (`@fw/kernel/core`). */
+interface KernelLoadedConfig {
+  config: { DATABASE_BINDS: Binds; SECURITY_MODELS_DB_BIND: string };
+  /** Absent in a kernel older than this CLI: then no source line is printed. */
+  sources?: Readonly<Record<string, readonly string[]>>;
+}
+type LoadConfigDetails = (options: { root: string; env: NodeJS.ProcessEnv; requireSecretKey: boolean }) => KernelLoadedConfig;
+
+/** The layer the kernel's loader names for `DATABASE_URL` of the environment applied to the binds. */
+const DATABASE_URL_SOURCE = 'environment (DATABASE_URL)';
+
 /**
- * The binds `fw migrate` works on: `DATABASE_BINDS` of the environment (JSON), else `fw.json`'s,
- * else the default; without `DATABASE_BINDS` in the environment, `DATABASE_URL` there is the URL
- * of the bind `SECURITY_MODELS_DB_BIND`, as in the runtime (`withDatabaseUrl` of `@fw/schemas`).
+ * The binds `fw migrate` works on: `DATABASE_BINDS` exactly as the app reads it, by the project's
+ * own kernel loader (`loadConfigDetails` of `@fw/kernel/core`: defaults, `fw.json`,
+ * `app_configs/<app>.ini`, `.env`, the environment, `X_FILE`, and `DATABASE_URL` as the URL of bind
+ * `SECURITY_MODELS_DB_BIND`), without requiring `SECRET_KEY`. A bad value is the loader's error,
+ * naming the file and key. Also answers the lines saying where the binds came from, when that is
+ * neither `fw.json` nor the default (URLs without their passwords).
  */
-async function bindsOf(config: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<{ binds: Binds; securityBind: string; fromDatabaseUrl?: string }> {
-  const { configDefaults, withDatabaseUrl } = await import('@fw/schemas');
-  const defaults = configDefaults();
-  let binds = (config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Binds;
-  const fromEnv = env.DATABASE_BINDS;
-  if (fromEnv !== undefined && fromEnv !== '') {
-    try {
-      binds = JSON.parse(fromEnv) as Binds;
-    } catch {
-      throw new CliError('environment variable DATABASE_BINDS: not valid JSON; expected an object of bind name -> URL');
-    }
-    if (typeof binds !== 'object' || binds === null || Array.isArray(binds)) {
-      throw new CliError('environment variable DATABASE_BINDS: expected an object of bind name -> URL');
-    }
+async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | undefined): Promise<{ binds: Binds; notes: string[] }> {
+  resolveKernel(root); // a clear error when the kernel is not installed
+  let corePath: string;
+  try {
+    corePath = createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/core');
+  } catch {
+    throw new CliError(`@fw/kernel in ${root} has no @fw/kernel/core: is @fw/kernel up to date?`);
   }
-  const securityBind = env.SECURITY_MODELS_DB_BIND || ((config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string);
-  if ((fromEnv === undefined || fromEnv === '') && env.DATABASE_URL) {
-    const result = withDatabaseUrl(binds, securityBind, env.DATABASE_URL);
-    if ('error' in result) throw new CliError(`environment variable ${result.error}`);
-    return { binds: result.binds, securityBind, fromDatabaseUrl: securityBind };
+  const kernel = (await import(pathToFileURL(corePath).href)) as { loadConfigDetails?: unknown };
+  if (typeof kernel.loadConfigDetails !== 'function') throw new CliError(`${corePath} does not export loadConfigDetails: is @fw/kernel up to date?`);
+  let loaded: KernelLoadedConfig;
+  try {
+    loaded = (kernel.loadConfigDetails as LoadConfigDetails)({ root, env, requireSecretKey: false });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
   }
-  return { binds, securityBind };
+  const { DATABASE_BINDS: binds, SECURITY_MODELS_DB_BIND: securityBind } = loaded.config;
+  const from = [...(loaded.sources?.DATABASE_BINDS ?? [])];
+  const notes: string[] = [];
+  if (from.at(-1) === DATABASE_URL_SOURCE) {
+    from.pop();
+    if (only === undefined || only === securityBind) notes.push(`fw migrate: bind "${securityBind}" uses DATABASE_URL from the environment`);
+  }
+  const source = from.at(-1);
+  if (source !== undefined && source !== 'fw.json') {
+    const { urlWithoutPassword } = await import('@fw/schemas');
+    const shown = Object.entries(binds).map(([bind, url]) => `${bind}=${urlWithoutPassword(url)}`);
+    notes.push(`fw migrate: DATABASE_BINDS from ${source}: ${shown.join(', ')}`);
+  }
+  return { binds, notes };
 }
 
 /**
@@ -131,11 +158,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (values['dry-run'] || values.json || values.install || values['no-install']) {
     throw new CliError(`${command} ${action}: --dry-run, --json and --install apply to init only`);
   }
-  const { config } = await loadConfig(root);
-  const { binds, fromDatabaseUrl } = await bindsOf(config.config as Record<string, unknown>, io.env);
-  if (fromDatabaseUrl !== undefined && (values.bind === undefined || values.bind === fromDatabaseUrl)) {
-    io.stderr.write(`fw migrate: bind "${fromDatabaseUrl}" uses DATABASE_URL from the environment\n`);
-  }
+  const { binds, notes } = await bindsOf(root, io.env, values.bind);
+  for (const note of notes) io.stderr.write(`${note}\n`);
   const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');
   try {
     const plan = migrateCommandPlan({

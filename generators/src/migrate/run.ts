@@ -51,7 +51,8 @@ export async function runPrisma(invocation: PrismaInvocation, options: { binary?
     throw new MigrateError(
       `bind "${invocation.bind}": ${config} not found, so this bind has no migration environment yet. ` +
         'Run "npx fw migrate init" to write it (a bind added to DATABASE_BINDS in fw.json later gets its own with ' +
-        '"npx fw generate"; a bind given only in an ini file or the environment gets none: fw migrate reads fw.json)',
+        '"npx fw generate"; environments are written for the binds of fw.json, so name a bind there too, even when ' +
+        'an ini file or the environment gives its URL)',
       { bind: invocation.bind },
     );
   }

@@ -18,6 +18,7 @@ import {
   environmentValues,
   isKnownConfigKey,
   locate,
+  mapAliases,
   parseConfig,
   parseProjectConfigText,
   type Config,
@@ -25,6 +26,7 @@ import {
   type ProjectConfig,
   type TextPosition,
   unknownKeyReason,
+  urlWithoutPassword,
   withDatabaseUrl,
 } from '@fw/schemas';
 import { ConfigError } from '../errors.js';
@@ -71,6 +73,14 @@ export interface LoadedConfig {
    * `DATABASE_URL` / `REDIS_URL` of the environment used, or set and unused, and why.
    */
   readonly notices: readonly ConfigNotice[];
+  /**
+   * Where each key's value came from: the sources of the layers that set it (alias names mapped
+   * to their key, `X_FILE` counted as `X`), in order, so the last one won. A key only the
+   * defaults give is absent. Sources are `fw.json`, `app_configs/<app>.ini`, `.env`,
+   * `environment`, `environment (DATABASE_URL)`, `overrides` and `FW_ENV=development defaults`.
+   * `fw migrate` names the source of `DATABASE_BINDS` with it.
+   */
+  readonly sources: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A line about the config for the startup log. */
@@ -142,7 +152,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
       // Like an alias in the environment: over the files, under fw's own key (and the overrides).
       layers.splice(layers.indexOf(environment) + 1, 0, { source: 'environment (DATABASE_URL)', values: { DATABASE_BINDS: result.binds } });
       config = parse();
-      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from the environment (${withoutPassword(databaseUrl)})` });
+      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from the environment (${urlWithoutPassword(databaseUrl)})` });
     }
   }
   const redisUrl = env.REDIS_URL;
@@ -151,7 +161,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   } else if (redisUrl && environment !== fromEnvironment && config.CACHE_REDIS_URL === redisUrl) {
     notices.push(
       config.CACHE_TYPE === 'redis'
-        ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from the environment (${withoutPassword(redisUrl)})` }
+        ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from the environment (${urlWithoutPassword(redisUrl)})` }
         : {
             level: 'warn',
             message:
@@ -168,7 +178,9 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
       [{ source: iniRel, path: 'SECRET_KEY', line: `${iniRel}: SECRET_KEY: missing` }],
     );
   }
-  return { config, project: project.config, app, root, iniFile, notices };
+  const sources: Record<string, string[]> = {};
+  for (const layer of layers) for (const key of Object.keys(mapAliases(layer.values))) (sources[key] ??= []).push(layer.source);
+  return { config, project: project.config, app, root, iniFile, notices, sources };
 }
 
 function searchProjectRoot(start: string): string {
@@ -251,13 +263,6 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: Read
   return values;
 }
 
-/**
- * A URL for the log: the password of `scheme://user:password@host/...` replaced by `<redacted>`,
- * whatever characters it holds.
- */
-function withoutPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1<redacted>@');
-}
 
 /**
  * `REDIS_URL` of the environment (Heroku, Render, Sidekiq's convention) as `CACHE_REDIS_URL` in the
