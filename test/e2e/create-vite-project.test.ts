@@ -80,18 +80,12 @@ test('production: npm run build builds the frontend, and npm start serves it at 
 test("production: a page view in Chromium logs no 404; the icon is the Vite workspace's, also at /favicon.ico", async () => {
   const server = await startServer('npm', ['start'], root, as.env);
   const browser = await launchBrowser();
-  /** Waits (bounded) until the server logged a line matching `line`; Chromium fetches icons after the load. */
-  const logged = async (line: RegExp): Promise<void> => {
-    for (const deadline = Date.now() + 30_000; !line.test(server.output()); await new Promise((resolve) => setTimeout(resolve, 100))) {
-      if (Date.now() > deadline) throw new Error(`the server never logged ${line}:\n${server.output()}`);
-    }
-  };
   try {
     const page = await browser.newPage();
     await page.goto(`${server.base}/`);
     // create-vite's index.html links public/favicon.svg, built into dist/ under the surface's base.
     expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/frontend/favicon.svg');
-    await logged(/GET \/frontend\/favicon\.svg 200/);
+    await server.waitForOutput(/GET \/frontend\/favicon\.svg 200/);
     // A page that names no icon makes a browser ask for /favicon.ico: the same icon.
     const icon = await fetch(`${server.base}/favicon.ico`);
     expect(icon.url).toBe(`${server.base}/frontend/favicon.svg`);

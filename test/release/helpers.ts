@@ -63,6 +63,8 @@ export function installedPackages(root: string): string[] {
 export interface RunningServer {
   base: string;
   output: () => string;
+  /** Waits until the output matches `line` (e.g. a request log line, which comes after the response); throws with the output after 30 s. */
+  waitForOutput: (line: RegExp) => Promise<void>;
   /** SIGTERM to the whole process group (npm and the node it started); resolves with the exit code. */
   stop: () => Promise<number | null>;
 }
@@ -89,7 +91,12 @@ export async function startServer(command: string, args: string[], cwd: string, 
     if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited (${child.exitCode}) before serving:\n${output}`);
     try {
       await fetch(`${base}${probe}`);
-      return { base, output: () => output, stop };
+      const waitForOutput = async (line: RegExp): Promise<void> => {
+        for (const until = Date.now() + 30_000; !line.test(output); await new Promise((resolve) => setTimeout(resolve, 100))) {
+          if (Date.now() > until) throw new Error(`${command} ${args.join(' ')} never printed ${line}:\n${output}`);
+        }
+      };
+      return { base, output: () => output, waitForOutput, stop };
     } catch {
       // not listening yet
     }

@@ -29,20 +29,14 @@ test('npm run dev serves at once: no second command, the app config came with th
 test('a page view in Chromium logs no 404: the home page links its icon, and /favicon.ico (asked for by a page that names none) redirects to it', async () => {
   const server = await startServer('npm', ['run', 'dev'], flow.root(), flow.user.env);
   const browser = await launchBrowser();
-  /** Waits (bounded) until the server logged a line matching `line`; Chromium fetches icons after the load. */
-  const logged = async (line: RegExp): Promise<void> => {
-    for (const deadline = Date.now() + 30_000; !line.test(server.output()); await new Promise((resolve) => setTimeout(resolve, 100))) {
-      if (Date.now() > deadline) throw new Error(`the server never logged ${line}:\n${server.output()}`);
-    }
-  };
   try {
     const page = await browser.newPage();
     await page.goto(`${server.base}/`);
     expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/static/favicon.svg');
-    await logged(/GET \/static\/favicon\.svg 200/);
+    await server.waitForOutput(/GET \/static\/favicon\.svg 200/);
     // An HTML answer that names no icon (the htmx fragment, opened as a page): Chromium asks for /favicon.ico.
     await page.goto(`${server.base}/hello`);
-    await logged(/GET \/favicon\.ico 302/);
+    await server.waitForOutput(/GET \/favicon\.ico 302/);
     const icon = await fetch(`${server.base}/favicon.ico`);
     expect(icon.url).toBe(`${server.base}/static/favicon.svg`);
     expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
