@@ -56,8 +56,10 @@ export async function startCounted(script: string, args: readonly string[], name
     'valgrind',
     ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${join(dumps, 'out')}`, node, ...seeds, ...argv],
     // Valgrind runs the program in its own process, so the pid is the server's; pinning is moot
-    // for a count. Booting at valgrind's pace takes a while.
-    { name, pin: false, timeoutMs: 300_000 },
+    // for a count. Booting at valgrind's pace takes a while. Without npm's lifecycle variables:
+    // under `npm run bench`, serve() would watch its parent on a wall-clock timer (the npm start
+    // orphan check), whose ticks land at different moments in two processes and move their counts apart.
+    { name, pin: false, timeoutMs: 300_000, env: withoutNpmLifecycle(process.env) },
   );
   return { server, dumps };
 }
@@ -139,4 +141,9 @@ export async function countPerRequest(counted: CountedServer, options: CountOpti
   }
   control(server, '--instr=off');
   return perRequest;
+}
+
+/** `env` without npm's `npm_lifecycle_*` variables (see startCounted). */
+function withoutNpmLifecycle(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('npm_lifecycle_')));
 }
