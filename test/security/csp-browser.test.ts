@@ -69,6 +69,7 @@ describe('the generated htmx + Alpine page', () => {
         'fluid/templates/index.html': blueprint('fluid/templates/index.html'),
         'fluid/templates/hello.html': blueprint('fluid/templates/hello.html'),
         'fluid/static/app.css': readFileSync(path.join(REPO_ROOT, 'blueprints/project/fluid/static/app.css'), 'utf8'),
+        'fluid/static/favicon.svg': readFileSync(path.join(REPO_ROOT, 'blueprints/project/fluid/static/favicon.svg'), 'utf8'),
         'fluid/templates/form.html':
           '<!doctype html><html><head><title>form</title></head><body><form method="post" action="/form">{{csrf_field}}<input name="name" value="Ada"><button id="send">send</button></form></body></html>',
         'fluid/templates/control.html':
