@@ -7,13 +7,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { run as build } from '../../generators/src/commands/build.js';
-import { REPO, testIO } from '../generators/helpers.js';
-import { fw } from '../generators/project-helpers.js';
+import { testIO } from '../generators/helpers.js';
+import { fw, linkFromCheckout } from '../generators/project-helpers.js';
 
 let work = '';
 let root = '';
@@ -24,14 +24,7 @@ beforeAll(async () => {
   expect((await fw(work, 'create', 'project', 'shop', '--yes')).code).toBe(0);
   root = path.join(work, 'shop');
   // The packages the build and the entry need, linked from this checkout (its kernel is built).
-  for (const [name, target] of [
-    ['typescript', 'node_modules/typescript'],
-    ['@types/node', 'node_modules/@types/node'],
-    ['@fw/kernel', 'runtime-kernel'],
-  ] as const) {
-    await mkdir(path.dirname(path.join(root, 'node_modules', name)), { recursive: true });
-    await symlink(path.join(REPO, target), path.join(root, 'node_modules', name), 'dir');
-  }
+  await linkFromCheckout(root, ['typescript', '@types/node', '@fw/kernel']);
   expect(await build([], testIO(root))).toBe(0);
   await rm(path.join(root, 'app_configs'), { recursive: true }); // a server has no ini
 }, 120_000);

@@ -11,13 +11,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { run as build } from '../../generators/src/commands/build.js';
-import { REPO, testIO } from '../generators/helpers.js';
-import { fw } from '../generators/project-helpers.js';
+import { testIO } from '../generators/helpers.js';
+import { fw, linkFromCheckout } from '../generators/project-helpers.js';
 import { freePort } from '../support/process.js';
 
 let work = '';
@@ -46,17 +46,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'fw-tw-ro-'));
   expect((await fw(work, 'create', 'project', 'shop', '--yes')).code).toBe(0);
   root = path.join(work, 'shop');
-  for (const [name, target] of [
-    ['typescript', 'node_modules/typescript'],
-    ['@types/node', 'node_modules/@types/node'],
-    ['@fw/kernel', 'runtime-kernel'],
-    ['tailwindcss', 'node_modules/tailwindcss'],
-    ['@tailwindcss/node', 'node_modules/@tailwindcss/node'],
-    ['@tailwindcss/oxide', 'node_modules/@tailwindcss/oxide'],
-  ] as const) {
-    await mkdir(path.dirname(path.join(root, 'node_modules', name)), { recursive: true });
-    await symlink(path.join(REPO, target), path.join(root, 'node_modules', name), 'dir');
-  }
+  await linkFromCheckout(root, ['typescript', '@types/node', '@fw/kernel', 'tailwindcss', '@tailwindcss/node', '@tailwindcss/oxide']);
   const fwJson = JSON.parse(await readFile(path.join(root, 'fw.json'), 'utf8')) as { config: Record<string, unknown> };
   fwJson.config.FW_TAILWIND = true;
   await writeFile(path.join(root, 'fw.json'), JSON.stringify(fwJson, null, 2));

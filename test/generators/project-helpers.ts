@@ -52,6 +52,19 @@ export function read(root: string, file: string): Promise<string> {
  * reads the binds with the project's own kernel, which a project made by `newProject` lacks.
  */
 export async function linkKernel(root: string): Promise<void> {
-  await mkdir(path.join(root, 'node_modules/@fw'), { recursive: true });
-  await symlink(fileURLToPath(new URL('../../runtime-kernel', import.meta.url)), path.join(root, 'node_modules/@fw/kernel'), 'dir');
+  await linkFromCheckout(root, ['@fw/kernel']);
+}
+
+/**
+ * Links packages of this checkout into a project's `node_modules` (what `npm install` would put
+ * there): `@fw/kernel` is the checkout's runtime-kernel (built), any other name the checkout's
+ * installed copy.
+ */
+export async function linkFromCheckout(root: string, names: readonly string[]): Promise<void> {
+  const checkout = fileURLToPath(new URL('../..', import.meta.url));
+  for (const name of names) {
+    const link = path.join(root, 'node_modules', name);
+    await mkdir(path.dirname(link), { recursive: true });
+    await symlink(path.join(checkout, name === '@fw/kernel' ? 'runtime-kernel' : path.join('node_modules', name)), link, 'dir');
+  }
 }
