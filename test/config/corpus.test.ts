@@ -89,7 +89,9 @@ const INI_FILES: Case[] = [
 
 const DOTENV: Case[] = [
   { name: 'a valid .env', files: { '.env': '# mine\nPORT=9000\nGREETING="hello there"\n' }, expect: 'valid' },
-  { name: "Prisma's DATABASE_URL in .env", files: { '.env': 'DATABASE_URL=postgresql://u@127.0.0.1:5432/app\n' }, expect: 'valid' },
+  { name: "Prisma's DATABASE_URL in .env", files: { '.env': 'DATABASE_URL="file:./dev.db"\n' }, expect: 'valid' },
+  { name: 'a PostgreSQL DATABASE_URL in .env for a SQLite bind', files: { '.env': 'PORT=9000\nDATABASE_URL=postgresql://u@127.0.0.1:5432/app\n' }, expect: ['.env:2: DATABASE_URL: a postgresql URL, but bind "main" is sqlite in DATABASE_BINDS'] },
+  { name: 'REDIS_URL without a scheme in .env', files: { '.env': 'REDIS_URL=localhost:6379\n' }, expect: ['.env:1: REDIS_URL: got "localhost:6379"; expected a redis:// or rediss:// URL'] },
   { name: 'DATABASE_BIND in .env', files: { '.env': 'DATABASE_BIND=x\n' }, expect: ['.env:1: DATABASE_BIND: unknown key; did you mean DATABASE_BINDS?'] },
   { name: 'FW_APP in .env picks the ini', files: { '.env': 'FW_APP=staging\n', 'app_configs/staging.ini': 'SECRET_KEY = t\n' }, expect: 'valid' },
   { name: 'CACHE_TIPE in .env', files: { '.env': 'PORT=9000\nCACHE_TIPE=redis\n' }, expect: ['.env:2: CACHE_TIPE: unknown key; did you mean CACHE_TYPE?'] },

@@ -2,10 +2,11 @@
  * Readiness and migrations that were never applied: an app whose `prisma/<bind>/migrations` holds
  * migrations its databases lack (`fw migrate deploy` not run) answers `/readyz` 503, says why once
  * in the log, and turns ready once they are applied, on SQLite and on a real PostgreSQL. And
- * `DATABASE_URL` in the environment (Heroku's, Rails', Prisma's) is the primary bind's URL, for
- * `fw migrate` and for the started app alike.
+ * `DATABASE_URL` in the environment (Heroku's, Rails', Prisma's) or in the project's `.env` (where
+ * Prisma's docs put it) is the primary bind's URL, for `fw migrate` and for the started app alike.
  */
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, rm, writeFile } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -196,5 +197,63 @@ describe('DATABASE_URL in the environment', () => {
     expect((error as Error).message).toMatch(mismatch);
     expect((error as Error).message).not.toContain('s3cret');
     await expect(fwCli(['migrate', 'status'], io)).rejects.toThrow(mismatch);
+  });
+});
+
+describe('DATABASE_URL in .env', () => {
+  it('is the URL of bind SECURITY_MODELS_DB_BIND as in the environment: fw migrate deploy and the started app use it, the environment wins over it', async () => {
+    const config = { DATABASE_BINDS: { main: 'file:./var/dev.db', reports: server.url('reports_dev') }, SECURITY_MODELS_DB_BIND: 'reports' };
+    await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config }));
+    await sql('fw_test', 'CREATE DATABASE from_dotenv');
+    // The test server trusts loopback, so the password is never checked; it must not be printed.
+    const DATABASE_URL = server.url('from_dotenv').replace(/^postgresql:\/\/fw_test@/, 'postgres://fw_test:s3cret@');
+    const shown = DATABASE_URL.replace('s3cret', '<redacted>');
+    const dotenv = path.join(project.root, '.env');
+    await writeFile(dotenv, `# as Prisma's docs have it\nDATABASE_URL="${DATABASE_URL}"\n`);
+    const { DATABASE_URL: _unset, DATABASE_BINDS: _none, ...base } = process.env;
+    try {
+      let stderr = '';
+      const io = { ...testIO(project.root), env: base, stderr: new PassThrough().on('data', (chunk: Buffer) => (stderr += chunk.toString())) };
+      expect(await fwCli(['migrate', 'deploy', '--bind', 'reports'], io)).toBe(0);
+      expect(stderr).toContain('fw migrate: bind "reports" uses DATABASE_URL from .env\n');
+      expect(stderr).not.toContain('s3cret');
+      await sql('from_dotenv', `INSERT INTO "Note" (text) VALUES ('on the database of .env')`);
+
+      const logger = memoryLogger();
+      const fluid = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests' }, logger });
+      const db = registerDatabase(fluid, new Database({ binds: fluid.config.DATABASE_BINDS, root: fluid.root, clients }));
+      fluid.app.get('notes', '/notes', async () => ({ reports: await db.bind('reports').note.count() }));
+      try {
+        const started = await start(fluid);
+        expect(await (await fetch(`${started}/notes`)).json()).toEqual({ reports: 1 });
+        expect((await fetch(`${started}/readyz`)).status).toBe(200);
+        expect(logger.lines).toContain(`info database: bind "reports" uses DATABASE_URL from .env:2 (${shown})`);
+        expect(fluid.config.DATABASE_BINDS).toEqual({ main: 'file:./var/dev.db', reports: DATABASE_URL });
+        expect(fluid.config).not.toHaveProperty('DATABASE_URL');
+      } finally {
+        await fluid.close();
+      }
+
+      // The real environment wins over .env: its DATABASE_URL, or its DATABASE_BINDS.
+      const fromEnv = server.url('attached');
+      const env = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests', DATABASE_URL: fromEnv }, logger: memoryLogger() });
+      expect(env.config.DATABASE_BINDS.reports).toBe(fromEnv);
+      await env.close();
+      const binds = { main: 'file:./var/env.db', reports: fromEnv };
+      const explicit = memoryLogger();
+      const named = new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests', DATABASE_BINDS: JSON.stringify(binds) }, logger: explicit });
+      expect(named.config.DATABASE_BINDS).toEqual(binds);
+      expect(explicit.lines).toEqual([]);
+      await named.close();
+
+      // A URL of another family than the bind's stops the app and fw migrate, naming DATABASE_URL, .env and its line.
+      await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config: { ...config, SECURITY_MODELS_DB_BIND: 'main' } }));
+      const mismatch = '.env:2: DATABASE_URL: a postgresql URL, but bind "main" is sqlite in DATABASE_BINDS, and its schema, client and migrations were made for sqlite';
+      expect(() => new Fluid({ root: project.root, env: { SECRET_KEY: 'test-secret-key-for-the-db-tests' } })).toThrow(mismatch);
+      await expect(fwCli(['migrate', 'status'], io)).rejects.toThrow(mismatch);
+      expect(stderr).not.toContain('s3cret');
+    } finally {
+      await rm(dotenv);
+    }
   });
 });

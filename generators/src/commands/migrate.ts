@@ -42,8 +42,8 @@ ${installHelp(18)}
 Binds come from DATABASE_BINDS, read as the app reads it (the project's @fw/kernel loader): the
 environment over .env over app_configs/<app>.ini (FW_APP picks the app) over fw.json "config"
 over the default {"main":"file:./var/main.db"}; X_FILE variants too; SECRET_KEY is not needed.
-Without DATABASE_BINDS in the environment, DATABASE_URL there is the URL of bind
-SECURITY_MODELS_DB_BIND ("main"). Binds from anywhere but fw.json or the default are named on
+DATABASE_URL in the environment or .env is the URL of bind SECURITY_MODELS_DB_BIND ("main")
+unless DATABASE_BINDS is set there or in a layer above (the environment's over .env's). Binds from anywhere but fw.json or the default are named on
 standard error (passwords hidden). See: npx fw docs databases`;
 
 type Binds = Record<string, string>;
@@ -56,14 +56,17 @@ interface KernelLoadedConfig {
 }
 type LoadConfigDetails = (options: { root: string; env: NodeJS.ProcessEnv; requireSecretKey: boolean }) => KernelLoadedConfig;
 
-/** The layer the kernel's loader names for `DATABASE_URL` of the environment applied to the binds. */
-const DATABASE_URL_SOURCE = 'environment (DATABASE_URL)';
+/**
+ * The layers the kernel's loader names for a `DATABASE_URL` applied to the binds: `environment
+ * (DATABASE_URL)`, `.env (DATABASE_URL)`; the capture is where it was given.
+ */
+const DATABASE_URL_SOURCE = /^(.+) \(DATABASE_URL\)$/;
 
 /**
  * The binds `fw migrate` works on: `DATABASE_BINDS` exactly as the app reads it, by the project's
  * own kernel loader (`loadConfigDetails` of `@fw/kernel/core`: defaults, `fw.json`,
- * `app_configs/<app>.ini`, `.env`, the environment, `X_FILE`, and `DATABASE_URL` as the URL of bind
- * `SECURITY_MODELS_DB_BIND`), without requiring `SECRET_KEY`. A bad value is the loader's error,
+ * `app_configs/<app>.ini`, `.env`, the environment, `X_FILE`, and `DATABASE_URL` of the environment
+ * or `.env` as the URL of bind `SECURITY_MODELS_DB_BIND`), without requiring `SECRET_KEY`. A bad value is the loader's error,
  * naming the file and key. Also answers the lines saying where the binds came from, when that is
  * neither `fw.json` nor the default (URLs without their passwords).
  */
@@ -86,9 +89,11 @@ async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | unde
   const { DATABASE_BINDS: binds, SECURITY_MODELS_DB_BIND: securityBind } = loaded.config;
   const from = [...(loaded.sources?.DATABASE_BINDS ?? [])];
   const notes: string[] = [];
-  if (from.at(-1) === DATABASE_URL_SOURCE) {
+  const givenIn = DATABASE_URL_SOURCE.exec(from.at(-1) ?? '')?.[1];
+  if (givenIn !== undefined) {
     from.pop();
-    if (only === undefined || only === securityBind) notes.push(`fw migrate: bind "${securityBind}" uses DATABASE_URL from the environment`);
+    const where = givenIn === 'environment' ? 'the environment' : givenIn;
+    if (only === undefined || only === securityBind) notes.push(`fw migrate: bind "${securityBind}" uses DATABASE_URL from ${where}`);
   }
   const source = from.at(-1);
   if (source !== undefined && source !== 'fw.json') {

@@ -6,8 +6,8 @@
  * Any key `X` may be given as `X_FILE` (in any layer): the value of `X` is then the named file's
  * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`, so a key fw
  * does not know (`CACHE_TIPE`) is an error naming the file, its line and the key it resembles.
- * `DATABASE_URL` and `REDIS_URL` of the process environment are read as the environment's URL of
- * the main bind and its `CACHE_REDIS_URL` (docs/config.md), under fw's own keys there.
+ * `DATABASE_URL` and `REDIS_URL` of the process environment and of `.env` are read as that layer's
+ * URL of the main bind and its `CACHE_REDIS_URL` (docs/config.md), under fw's own keys there.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -70,14 +70,15 @@ export interface LoadedConfig {
   readonly iniFile: string;
   /**
    * What the app should log once at startup about how the config was read (`new Fluid` does):
-   * `DATABASE_URL` / `REDIS_URL` of the environment used, or set and unused, and why.
+   * `DATABASE_URL` / `REDIS_URL` of the environment or `.env` used, or set and unused, and why.
    */
   readonly notices: readonly ConfigNotice[];
   /**
    * Where each key's value came from: the sources of the layers that set it (alias names mapped
    * to their key, `X_FILE` counted as `X`), in order, so the last one won. A key only the
    * defaults give is absent. Sources are `fw.json`, `app_configs/<app>.ini`, `.env`,
-   * `environment`, `environment (DATABASE_URL)`, `overrides` and `FW_ENV=development defaults`.
+   * `environment`, `.env (DATABASE_URL)`, `environment (DATABASE_URL)`, `overrides` and
+   * `FW_ENV=development defaults`.
    * `fw migrate` names the source of `DATABASE_BINDS` with it.
    */
   readonly sources: Readonly<Record<string, readonly string[]>>;
@@ -118,13 +119,27 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   const ini = readKeyValueFile(root, iniRel, (text) => parseIni(text) as Record<string, unknown>, { bareLines: true });
   const fileLayers: ConfigLayer[] = [{ source: 'fw.json', values: project.config.config, positions: project.positions }];
   if (ini) fileLayers.push(ini);
-  // FW_APP and fw's other process variables are not config keys.
-  if (dotenv) fileLayers.push({ ...dotenv, values: Object.fromEntries(Object.entries(dotenv.values).filter(([k]) => !FW_ENVIRONMENT_VARIABLES.includes(k))) });
+  // FW_APP and fw's other process variables are not config keys; DATABASE_URL and REDIS_URL are
+  // read below, as in the environment.
+  if (dotenv) fileLayers.push({ ...dotenv, values: Object.fromEntries(Object.entries(dotenv.values).filter(([k]) => !FW_ENVIRONMENT_VARIABLES.includes(k) && !(URL_VARIABLES as readonly string[]).includes(k))) });
   const wanted = new Set(fileLayers.flatMap((layer) => Object.keys(layer.values)));
   const layers = fileLayers.map((layer) => withFiles(layer, root));
   const notices: ConfigNotice[] = [];
+  const dotenvUrls: Partial<Record<(typeof URL_VARIABLES)[number], GivenUrl>> = {};
+  let dotenvOwnRedis: unknown;
+  if (dotenv) {
+    const at = layers.length - 1;
+    for (const key of URL_VARIABLES) {
+      const given = urlIn(layers[at]!, dotenv.values[key], dotenv.positions?.[key]?.line);
+      if (given) dotenvUrls[key] = given;
+    }
+    dotenvOwnRedis = layers[at]!.values.CACHE_REDIS_URL;
+    layers[at] = withRedisUrl(layers[at]!, dotenvUrls.REDIS_URL);
+    // The .env layer is a new object when REDIS_URL was applied to it.
+    for (const given of Object.values(dotenvUrls)) given.layer = layers[at]!;
+  }
   const fromEnvironment = withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root);
-  const environment = withRedisUrl(fromEnvironment, env);
+  const environment = withRedisUrl(fromEnvironment, urlIn(fromEnvironment, env.REDIS_URL));
   layers.push(environment);
   if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
   // FW_ENV=development (fw dev) changes defaults only: a layer under every file and the environment.
@@ -138,37 +153,47 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
     }
   };
   let config = parse();
-  const databaseUrl = env.DATABASE_URL;
-  if (databaseUrl) {
-    const binds = environment.values.DATABASE_BINDS ?? environment.values.SQLALCHEMY_BINDS;
-    if (binds !== undefined) {
-      if (config.DATABASE_BINDS[config.SECURITY_MODELS_DB_BIND] !== databaseUrl) {
-        notices.push({ level: 'warn', message: 'DATABASE_URL is set in the environment but not used: DATABASE_BINDS is set there too, and names every bind' });
+  // DATABASE_URL: the environment's, else the one in .env; fw's own DATABASE_BINDS in the same
+  // layer (or any later one: the environment's over .env's, the overrides) wins over it, as over
+  // an alias there.
+  for (const given of [urlIn(environment, env.DATABASE_URL), dotenvUrls.DATABASE_URL]) {
+    if (!given) continue;
+    const setsBinds = (layer: ConfigLayer): boolean => layer.values.DATABASE_BINDS !== undefined || layer.values.SQLALCHEMY_BINDS !== undefined;
+    if (setsBinds(given.layer)) {
+      if (config.DATABASE_BINDS[config.SECURITY_MODELS_DB_BIND] !== given.url) {
+        notices.push({ level: 'warn', message: `DATABASE_URL is set ${given.in} but not used: DATABASE_BINDS is set there too, and names every bind` });
       }
-    } else if (options.overrides?.DATABASE_BINDS === undefined && options.overrides?.SQLALCHEMY_BINDS === undefined) {
+    } else if (!layers.slice(layers.indexOf(given.layer) + 1).some(setsBinds)) {
       const primary = config.SECURITY_MODELS_DB_BIND;
-      const result = withDatabaseUrl(config.DATABASE_BINDS, primary, databaseUrl);
-      if ('error' in result) throw new ConfigError(`environment: ${result.error}`, [{ source: 'environment', path: 'DATABASE_URL', line: `environment: ${result.error}` }]);
-      // Like an alias in the environment: over the files, under fw's own key (and the overrides).
-      layers.splice(layers.indexOf(environment) + 1, 0, { source: 'environment (DATABASE_URL)', values: { DATABASE_BINDS: result.binds } });
+      const result = withDatabaseUrl(config.DATABASE_BINDS, primary, given.url);
+      if ('error' in result) throw new ConfigError(`${given.where}: ${result.error}`, [{ source: given.layer.source, path: 'DATABASE_URL', line: `${given.where}: ${result.error}` }]);
+      // Like an alias in its layer: over the layers before it, under fw's own key (and the later layers).
+      const at = given.line === undefined ? undefined : { DATABASE_BINDS: { line: given.line } };
+      layers.splice(layers.indexOf(given.layer) + 1, 0, { source: `${given.layer.source} (DATABASE_URL)`, values: { DATABASE_BINDS: result.binds }, ...(at ? { positions: at } : {}) });
       config = parse();
-      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from the environment (${urlWithoutPassword(databaseUrl)})` });
+      notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from ${given.from} (${urlWithoutPassword(given.url)})` });
     }
+    break; // the environment's layer comes after .env's: .env's DATABASE_URL only counts without the environment's
   }
-  const redisUrl = env.REDIS_URL;
-  if (redisUrl && fromEnvironment.values.CACHE_REDIS_URL !== undefined && fromEnvironment.values.CACHE_REDIS_URL !== redisUrl) {
-    notices.push({ level: 'warn', message: 'REDIS_URL is set in the environment but not used: CACHE_REDIS_URL is set there too' });
-  } else if (redisUrl && environment !== fromEnvironment && config.CACHE_REDIS_URL === redisUrl) {
-    notices.push(
-      config.CACHE_TYPE === 'redis'
-        ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from the environment (${urlWithoutPassword(redisUrl)})` }
-        : {
-            level: 'warn',
-            message:
-              `REDIS_URL is set in the environment but not used: CACHE_TYPE is "${config.CACHE_TYPE}". fw keeps the cache, sessions, rate limits ` +
-              'and events in Redis only with CACHE_TYPE=redis, and then uses REDIS_URL as CACHE_REDIS_URL: set CACHE_TYPE=redis',
-          },
-    );
+  // REDIS_URL: the environment's, else the one in .env (applied to its layer above).
+  for (const given of [urlIn(fromEnvironment, env.REDIS_URL), dotenvUrls.REDIS_URL]) {
+    if (!given) continue;
+    const own = given.layer === fromEnvironment ? fromEnvironment.values.CACHE_REDIS_URL : dotenvOwnRedis;
+    if (own !== undefined && own !== given.url) {
+      notices.push({ level: 'warn', message: `REDIS_URL is set ${given.in} but not used: CACHE_REDIS_URL is set there too` });
+    } else if (own === undefined && config.CACHE_REDIS_URL === given.url) {
+      notices.push(
+        config.CACHE_TYPE === 'redis'
+          ? { level: 'info', message: `cache: CACHE_REDIS_URL is REDIS_URL from ${given.from} (${urlWithoutPassword(given.url)})` }
+          : {
+              level: 'warn',
+              message:
+                `REDIS_URL is set ${given.in} but not used: CACHE_TYPE is "${config.CACHE_TYPE}". fw keeps the cache, sessions, rate limits ` +
+                'and events in Redis only with CACHE_TYPE=redis, and then uses REDIS_URL as CACHE_REDIS_URL: set CACHE_TYPE=redis',
+            },
+      );
+    }
+    break; // the environment's REDIS_URL is over .env's
   }
   if ((options.requireSecretKey ?? true) && !config.SECRET_KEY) {
     const where = ini ? `${iniRel} has no SECRET_KEY` : `${iniRel} does not exist`;
@@ -264,21 +289,48 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: Read
 }
 
 
+/** `DATABASE_URL` and `REDIS_URL`: read from the environment and `.env` (docs/config.md), never config keys there. */
+const URL_VARIABLES = ['DATABASE_URL', 'REDIS_URL'] as const;
+
+/** A `DATABASE_URL` or `REDIS_URL` given in a layer, and how messages name where. */
+interface GivenUrl {
+  readonly url: string;
+  /** The layer it was given in (its `DATABASE_URL` applies after it). */
+  layer: ConfigLayer;
+  /** 1-based line in the file, for `.env`. */
+  readonly line: number | undefined;
+  /** `the environment`, `.env:3`. */
+  readonly from: string;
+  /** `in the environment`, `in .env`. */
+  readonly in: string;
+  /** Error prefix: `environment`, `.env:3`. */
+  readonly where: string;
+}
+
+/** `url` as given in `layer` (the environment, or `.env` at `line`); `undefined` when unset or empty. */
+function urlIn(layer: ConfigLayer, url: unknown, line?: number): GivenUrl | undefined {
+  if (typeof url !== 'string' || url === '') return undefined;
+  if (layer.source === 'environment') return { url, layer, line, from: 'the environment', in: 'in the environment', where: 'environment' };
+  const where = locate(layer.source, line === undefined ? undefined : { line });
+  return { url, layer, line, from: where, in: `in ${layer.source}`, where };
+}
+
 /**
- * `REDIS_URL` of the environment (Heroku, Render, Sidekiq's convention) as `CACHE_REDIS_URL` in the
- * environment layer, unless the environment sets `CACHE_REDIS_URL` itself: fw's own key wins, as
- * with an alias. A value that is not a Redis URL is an error naming `REDIS_URL`.
+ * `REDIS_URL` (Heroku, Render, Sidekiq's convention) as `CACHE_REDIS_URL` in the layer that gives
+ * it (the environment, `.env`), unless that layer sets `CACHE_REDIS_URL` itself: fw's own key
+ * wins, as with an alias. A value that is not a Redis URL is an error naming `REDIS_URL` and where.
  */
-function withRedisUrl(layer: ConfigLayer, env: Readonly<Record<string, string | undefined>>): ConfigLayer {
-  const url = env.REDIS_URL;
-  if (!url || layer.values.CACHE_REDIS_URL !== undefined) return layer;
+function withRedisUrl(layer: ConfigLayer, given: GivenUrl | undefined): ConfigLayer {
+  if (!given || layer.values.CACHE_REDIS_URL !== undefined) return layer;
+  const { url } = given;
   if (!/^rediss?:\/\/./i.test(url)) {
     // Without a scheme there is no telling a password from a host: whatever precedes an @ is hidden.
     const shown = url.includes('@') ? `<redacted>${url.slice(url.lastIndexOf('@'))}` : url;
-    const line = `environment: REDIS_URL: got ${JSON.stringify(shown)}; expected a redis:// or rediss:// URL (fw uses REDIS_URL as CACHE_REDIS_URL)`;
-    throw new ConfigError(line, [{ source: 'environment', path: 'REDIS_URL', line }]);
+    const line = `${given.where}: REDIS_URL: got ${JSON.stringify(shown)}; expected a redis:// or rediss:// URL (fw uses REDIS_URL as CACHE_REDIS_URL)`;
+    throw new ConfigError(line, [{ source: layer.source, path: 'REDIS_URL', line }]);
   }
-  return { ...layer, values: { ...layer.values, CACHE_REDIS_URL: url } };
+  const positions = given.line === undefined ? layer.positions : { ...layer.positions, CACHE_REDIS_URL: { line: given.line } };
+  return { ...layer, values: { ...layer.values, CACHE_REDIS_URL: url }, ...(positions ? { positions } : {}) };
 }
 
 /** Replaces every `X_FILE` key of a layer by `X` = the file's contents. */
