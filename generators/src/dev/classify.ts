@@ -6,6 +6,7 @@
  * |---|---|
  * | `fw.json`, `.env`, `app_configs/*.ini` | restart the server |
  * | server code: anything under `fluid/` or `additives/<name>/` not listed below (`*.ts`, `manifest.json`, locales) | restart |
+ * | a migration added or removed: `prisma/<bind>/migrations/<name>/migration.sql` | restart |
  * | `templates/**` of the app or an Additive | `template`: the app re-reads it; the browser reloads (Tailwind recompiles first) |
  * | `static/**` of the app or an Additive | `static`: the browser reloads (a stylesheet is swapped in place) |
  * | a frontend workspace (`fluid/frontend/**`, `additives/<name>/frontend/**`) | nothing here: Vite's HMR has it |
@@ -51,10 +52,11 @@ export function classifyChange(rel: string, isDir = false): ChangeKind {
   const [top, ...rest] = segments;
   if (segments.length === 1) {
     if (top === 'fw.json' || top === '.env') return 'restart';
-    if (isDir && (top === 'fluid' || top === 'additives' || top === 'app_configs')) return 'restart';
+    if (isDir && (top === 'fluid' || top === 'additives' || top === 'app_configs' || top === 'prisma')) return 'restart';
     return 'ignore';
   }
   if (top === 'app_configs') return rest.length === 1 && (isDir || name.endsWith('.ini')) ? 'restart' : 'ignore';
+  if (top === 'prisma') return migrationChange(rest, isDir) ? 'restart' : 'ignore';
   // The surface folder: fluid/ or additives/<name>/; `inner` is the path inside it.
   let inner: string[];
   if (top === 'fluid') inner = rest;
@@ -68,6 +70,21 @@ export function classifyChange(rel: string, isDir = false): ChangeKind {
   if (area === 'static') return !isDir && COMPILED_FILES.has(name) && inner.length === 2 ? 'ignore' : 'static';
   if (name.startsWith('.') && !isDir) return 'ignore';
   return 'restart';
+}
+
+/**
+ * True for what makes a migration of `prisma/<bind>/migrations/` (`rest`: the path under
+ * `prisma/`): its `migration.sql`, and the folders on the way to it. The app checks once at
+ * startup which shipped migrations its databases lack, and keeps the answer once they are all
+ * applied (readiness, runtime-kernel/src/db/migrations.ts); a running app does not look at the
+ * folder again. So a migration added while `fw dev` runs (`fw migrate dev` in another terminal, a
+ * git pull) restarts the app, like any other change to what the server ships: the new app sees it
+ * and fails readiness until it is applied. Schemas, `prisma.config.ts` and
+ * `migration_lock.toml` change nothing the running app reads.
+ */
+function migrationChange(rest: readonly string[], isDir: boolean): boolean {
+  if (isDir) return rest.length === 1 || rest[1] === 'migrations';
+  return rest.length === 4 && rest[1] === 'migrations' && rest[3] === 'migration.sql';
 }
 
 /** True when a folder need not be watched at all (nothing under it can matter). */

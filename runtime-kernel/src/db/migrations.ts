@@ -6,7 +6,8 @@
  *
  * The check needs no Prisma CLI: it lists the folder once and reads `_prisma_migrations` with
  * one query. Once every shipped migration is applied the answer is kept: the folder of a running
- * app does not change, and a database does not un-apply a migration.
+ * app does not change (under `fw dev`, a migration added to it restarts the app: see
+ * generators/src/dev/classify.ts), and a database does not un-apply a migration.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
