@@ -10,7 +10,7 @@
  * | `templates/**` of the app or an Additive | `template`: the app re-reads it; the browser reloads (Tailwind recompiles first) |
  * | `static/**` of the app or an Additive | `static`: the browser reloads (a stylesheet is swapped in place) |
  * | a frontend workspace (`fluid/frontend/**`, `additives/<name>/frontend/**`) | nothing here: Vite's HMR has it |
- * | compiled output (`dist/`, `tailwind.css`), `.fw/`, `.git/`, `node_modules/`, tests, temp and editor files | ignored |
+ * | compiled output (`dist/`, `tailwind.css`), `.fw/`, `.git/`, `node_modules/`, tests, temp, editor and `sed -i` files | ignored |
  */
 import path from 'node:path';
 
@@ -34,6 +34,15 @@ function isTempName(name: string): boolean {
   );
 }
 
+/**
+ * The file `sed -i` writes the new text to before renaming it over the edited file: GNU sed's
+ * `sedXXXXXX` (six random letters and digits) beside it, BSD sed's `.!<pid>!<name>`. Only files:
+ * a folder of that name is the user's.
+ */
+function isSedTemp(name: string): boolean {
+  return /^sed[A-Za-z0-9]{6}$/.test(name) || /^\.![0-9]+!./.test(name);
+}
+
 /** A test file: it runs under the test runner, never in the server. */
 function isTest(segments: readonly string[]): boolean {
   const name = segments[segments.length - 1] ?? '';
@@ -48,7 +57,7 @@ export function classifyChange(rel: string, isDir = false): ChangeKind {
   const segments = rel.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
   if (segments.length === 0) return isDir ? 'restart' : 'ignore'; // the root itself
   const name = segments[segments.length - 1]!;
-  if (segments.some((s) => IGNORED_DIRS.has(s)) || isTempName(name)) return 'ignore';
+  if (segments.some((s) => IGNORED_DIRS.has(s)) || isTempName(name) || (!isDir && isSedTemp(name))) return 'ignore';
   const [top, ...rest] = segments;
   if (segments.length === 1) {
     if (top === 'fw.json' || top === '.env') return 'restart';

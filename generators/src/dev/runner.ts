@@ -12,6 +12,7 @@
  *   address with the error the terminal shows (down-page.ts) until it restarts the app.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
@@ -124,8 +125,11 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   const flush = (): void => {
     const batch = [...pending];
     pending.clear();
-    const server = batch.find(([, kind]) => kind === 'restart');
-    if (server) return restart(server[0]);
+    // Named after a file that is still there when there is one: a tool that writes a temporary
+    // file and renames it over the edited one (an editor's atomic save) leaves an add and an
+    // unlink of a name fw does not know, and the change of the file that was edited.
+    const servers = batch.filter(([, kind]) => kind === 'restart').map(([file]) => file);
+    if (servers.length > 0) return restart(servers.find((file) => existsSync(path.join(root, file))) ?? servers[0]!);
     const changes = batch.flatMap(([file, kind]) => (kind === 'template' || kind === 'static' ? [{ path: file, kind }] : []));
     if (changes.length > 0) notify(changes);
   };
