@@ -64,12 +64,20 @@ describe('an htmx project', () => {
     expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
-  it('the generated templates are prettier-clean and stay as they are on fw generate', async () => {
+  it('the generated templates stay as they are on fw generate; the pages are prettier-clean, the auth layout is written as is', async () => {
     const before = await Promise.all(TEMPLATES.map((file) => readFile(path.join(project.root, file), 'utf8')));
     await ok(project.root, 'generate', '--no-install');
     expect(await Promise.all(TEMPLATES.map((file) => readFile(path.join(project.root, file), 'utf8')))).toEqual(before);
-    const format = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/prettier'), ['--check', ...TEMPLATES], { cwd: project.root, encoding: 'utf8' });
+    const pages = TEMPLATES.filter((file) => !file.startsWith('fluid/templates/auth/'));
+    const format = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/prettier'), ['--check', ...pages], { cwd: project.root, encoding: 'utf8' });
     expect(format.status, format.stdout + format.stderr).toBe(0);
+    // The auth templates are copied byte for byte (their one-line {{#if}} blocks kept), the layout's icon line added.
+    const layout = await readFile(path.join(REPO_ROOT, 'blueprints/auth/scaffold/common/fluid/templates/auth/layout.html.hbs'), 'utf8');
+    const expected = layout
+      .replace(/\{\{#if icon\}\}\n([^\n]*\n)\{\{\/if\}\}\n/, '$1')
+      .replaceAll('\\{{', '{{');
+    expect(before[TEMPLATES.indexOf('fluid/templates/auth/layout.html')]).toBe(expected);
+    expect(expected).toContain('      {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}\n');
   });
 });
 

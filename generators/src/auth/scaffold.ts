@@ -52,7 +52,14 @@ export async function renderAuthScaffold(tree: Tree, options: AuthScaffoldOption
     const blueprint = await loadBlueprint(`auth-${part}`, path.join(source, 'scaffold', part));
     renderBlueprint(blueprint, data, tree, AUTH_SCAFFOLD_GENERATOR_ID);
   }
+  // The layout is a template only for the app's icon: like the other auth templates it is written
+  // as is, never formatted (prettier would split its one-line {{#if}} blocks).
+  const layout = tree.rendered(AUTH_LAYOUT);
+  if (layout) tree.render(AUTH_LAYOUT, layout, { generator: AUTH_SCAFFOLD_GENERATOR_ID, format: false });
 }
+
+/** The layout of the auth pages (`blueprints/auth/scaffold/common/fluid/templates/auth/layout.html.hbs`). */
+const AUTH_LAYOUT = 'fluid/templates/auth/layout.html';
 
 /** The Prisma models of the scaffold (User, AuthToken) for the schema of `bind`. */
 export async function authModels(bind: string, blueprint = blueprintDir('auth')): Promise<string> {
