@@ -15,16 +15,27 @@ export function servesViteIndex(frontend: unknown): boolean {
 }
 
 /**
+ * Whether the main app has the icon of the project blueprint, `fluid/static/favicon.svg`: every app
+ * but one whose Vite surface serves its own index at `/` (its icon is the Vite workspace's).
+ * `appFrontend` is the app's `APP_FRONTEND` block, the schema default when `fw.json` has none.
+ */
+export function hasAppIcon(appFrontend: unknown): boolean {
+  return !servesViteIndex(appFrontend);
+}
+
+/**
  * Renders the files of one Additive (`blueprints/additive` → `additives/<name>/`) into `tree`,
  * recorded with the generator id `additive:<name>`. `frontend` is the `frontend` block of its
  * manifest: a Vite surface that serves its index at `/<name>/` gets no template page (`app.ts`,
- * its template and stylesheet), which would answer that path first. Returns the paths rendered.
+ * its template and stylesheet), which would answer that path first. `appIcon`: the main app has the
+ * template home page's icon (`fluid/static/favicon.svg`, see {@link hasAppIcon}), which the page links.
+ * Returns the paths rendered.
  */
-export async function renderAdditive(tree: Tree, name: string, projectName: string, frontend?: unknown): Promise<string[]> {
+export async function renderAdditive(tree: Tree, name: string, projectName: string, appIcon: boolean, frontend?: unknown): Promise<string[]> {
   const blueprint = await loadBlueprint('additive');
   const viteIndex = servesViteIndex(frontend);
   const dir = additiveDir(name);
-  const written = renderBlueprint(blueprint, { name, id: additiveVariable(name), project: projectName, viteIndex }, tree, additiveGeneratorId(name), dir);
+  const written = renderBlueprint(blueprint, { name, id: additiveVariable(name), project: projectName, viteIndex, appIcon }, tree, additiveGeneratorId(name), dir);
   const page = [`${dir}/app.ts`, `${dir}/templates/${name}/index.html`, `${dir}/static/${name}.css`];
   if (!viteIndex) return written;
   for (const file of page) tree.unrender(file);

@@ -34,6 +34,8 @@ export interface AuthScaffoldOptions {
   twoFactor: boolean;
   /** The main app has a Vite surface: also render the JSON API and its typed client. */
   api: boolean;
+  /** The main app has the icon of the project blueprint (`fluid/static/favicon.svg`): the auth layout links it. */
+  icon: boolean;
   /** Folder of the `auth` blueprint (default: `blueprints/auth` of this package). */
   blueprint?: string;
 }
@@ -44,13 +46,20 @@ const APP_CALL = 'installAuthScaffold(fluid);';
 /** Renders the scaffold's files into `tree` (see the module comment). */
 export async function renderAuthScaffold(tree: Tree, options: AuthScaffoldOptions): Promise<void> {
   const source = options.blueprint ?? blueprintDir('auth');
-  const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor, api: options.api };
+  const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor, api: options.api, icon: options.icon };
   const parts = ['common', ...(options.twoFactor ? ['two-factor'] : []), ...(options.api ? ['api'] : [])];
   for (const part of parts) {
     const blueprint = await loadBlueprint(`auth-${part}`, path.join(source, 'scaffold', part));
     renderBlueprint(blueprint, data, tree, AUTH_SCAFFOLD_GENERATOR_ID);
   }
+  // The layout is a template only for the app's icon: like the other auth templates it is written
+  // as is, never formatted (prettier would split its one-line {{#if}} blocks).
+  const layout = tree.rendered(AUTH_LAYOUT);
+  if (layout) tree.render(AUTH_LAYOUT, layout, { generator: AUTH_SCAFFOLD_GENERATOR_ID, format: false });
 }
+
+/** The layout of the auth pages (`blueprints/auth/scaffold/common/fluid/templates/auth/layout.html.hbs`). */
+const AUTH_LAYOUT = 'fluid/templates/auth/layout.html';
 
 /** The Prisma models of the scaffold (User, AuthToken) for the schema of `bind`. */
 export async function authModels(bind: string, blueprint = blueprintDir('auth')): Promise<string> {

@@ -26,7 +26,8 @@ Actions:
            your edits like any generated file; run it again after adding a bind
   dev      prisma migrate dev, per bind (--name n names the migration)
   deploy   prisma migrate deploy, per bind
-  status   prisma migrate status, per bind
+  status   prisma migrate status, per bind; exits 1 naming each migration the database has
+           applied whose folder in prisma/<bind>/migrations is missing
   reset    prisma migrate reset, per bind (drops every table: needs --force)
   diff     the SQL between each bind's database and its schema
 
@@ -165,7 +166,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   }
   const { binds, notes } = await bindsOf(root, io.env, values.bind);
   for (const note of notes) io.stderr.write(`${note}\n`);
-  const { migrateCommandPlan, runPrismaAll, MigrateError } = await import('../migrate/index.js');
+  const { migrateCommandPlan, missingMigrationLines, runPrismaAll, MigrateError } = await import('../migrate/index.js');
+  let code = 0;
   try {
     const plan = migrateCommandPlan({
       action: action as Exclude<(typeof MIGRATE_COMMAND_ACTIONS)[number], 'init'>,
@@ -182,10 +184,15 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       // the order Prisma printed them instead of trailing into the next bind's output.
       if (result.stderr) io.stderr.write(result.stderr.endsWith('\n') ? result.stderr : `${result.stderr}\n`);
       if (result.stdout) io.stdout.write(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
+      // Applied migrations without a folder: Prisma's status returns early on them ("up to date").
+      if (result.missing?.length) {
+        for (const line of missingMigrationLines(result.bind, result.missing)) io.stderr.write(`${line}\n`);
+        code = 1;
+      }
     }
   } catch (error) {
     if (error instanceof MigrateError) throw new CliError(error.message);
     throw error;
   }
-  return 0;
+  return code;
 }

@@ -3,6 +3,7 @@
  * (`fw migrate init`) and plans and runs the Prisma CLI per bind
  * (`fw migrate dev|deploy|status|reset|diff [--bind name] [--force]`).
  */
+export { missingMigrationLines, missingMigrations } from './applied.js';
 export { MigrateError } from './errors.js';
 export { checkMigrationHistory, migrationHistoryProvider } from './history.js';
 export { MIGRATE_ACTIONS, migrateCommandPlan, type MigrateAction, type MigrateCommandOptions, type PrismaInvocation } from './plan.js';

@@ -52,6 +52,11 @@ export interface PrismaInvocation {
    * migrations inside a rolled-back transaction first (see `trialRunPostgres`).
    */
   trial?: PostgresTrial;
+  /**
+   * For `status`: the bind's URL, whose applied migrations {@link runPrisma} compares with the
+   * folders of `prisma/<bind>/migrations` after Prisma's own status (see `missingMigrations`).
+   */
+  applied?: string;
 }
 
 /**
@@ -116,6 +121,7 @@ export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvoca
     if (action !== 'diff') checkMigrationHistory(root, bind, bindProvider(bind, binds[bind]!));
     const invocation: PrismaInvocation = { bind, action, argv, env: { [bindEnvVar(bind)]: url }, cwd: root, interactive };
     const file = sqliteFile(url);
+    if (action === 'status') invocation.applied = url;
     if (action === 'dev' || action === 'deploy') {
       if (file) invocation.snapshot = file;
       else if (url.startsWith('postgresql:')) invocation.trial = { url, migrations: path.join(root, 'prisma', bind, 'migrations') };

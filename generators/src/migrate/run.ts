@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { missingMigrations } from './applied.js';
 import { MigrateError } from './errors.js';
 import type { PrismaInvocation } from './plan.js';
 import { snapshotSqlite } from './snapshot.js';
@@ -14,6 +15,11 @@ export interface PrismaResult {
   stdout: string;
   /** Standard error (captured in non-interactive runs). */
   stderr: string;
+  /**
+   * `status` only: the migrations the database has applied that `prisma/<bind>/migrations` has no
+   * folder for (Prisma's status calls that "up to date"); empty when there are none.
+   */
+  missing?: string[];
 }
 
 /**
@@ -61,6 +67,7 @@ export async function runPrisma(invocation: PrismaInvocation, options: { binary?
   try {
     const result = await spawnPrisma(binary, invocation);
     await snapshot?.discard();
+    if (invocation.applied !== undefined) result.missing = await missingMigrations(invocation.bind, invocation.cwd, invocation.applied);
     return result;
   } catch (error) {
     await snapshot?.restore();

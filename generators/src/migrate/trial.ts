@@ -17,16 +17,17 @@ interface PgClient {
   query<R = Record<string, unknown>>(text: string): Promise<{ rows: R[] }>;
   end(): Promise<void>;
 }
-type PgModule = { Client: new (config: { connectionString: string }) => PgClient };
+export type PgModule = { Client: new (config: { connectionString: string }) => PgClient };
 
 // Statements that would end our enclosing transaction (and commit the trial for real).
 const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|END|ROLLBACK|START\s+TRANSACTION|ABORT)\b/im;
 // SQLSTATE 25001: the statement cannot run inside a transaction block (CREATE INDEX CONCURRENTLY).
 const NOT_IN_TRANSACTION = '25001';
 // SQLSTATE 3D000: the database does not exist yet (Prisma creates it).
-const NO_DATABASE = '3D000';
+export const NO_DATABASE = '3D000';
 
-function loadPg(root: string, bind: string): PgModule {
+/** The project's own `pg` (a PostgreSQL bind's dependency); a missing one throws naming `npm install`. */
+export function loadPg(root: string, bind: string): PgModule {
   try {
     return createRequire(path.join(root, 'package.json'))('pg') as PgModule;
   } catch (error) {

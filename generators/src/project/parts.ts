@@ -8,6 +8,7 @@ import {
   renderAuthGuards,
   renderAuthScaffold,
 } from '../auth/index.js';
+import { hasAppIcon } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../package-info.js';
 import type { Cache } from '../pipeline/cache.js';
@@ -121,7 +122,7 @@ async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: Confi
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
   const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
-  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite' });
+  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: hasAppIcon(frontend) });
   const { bindProvider } = await import('../migrate/urls.js');
   addDependencies(tree, {
     dependencies: [...AUTH_SCAFFOLD_DEPENDENCIES, ...adapterPackages(bindProvider(bind, binds[bind] ?? ''))],

@@ -7,6 +7,9 @@ import { PATH_QUESTION_CHECK } from './route.js';
 export const plainText = (what: string) => (value: unknown): true | string =>
   typeof value === 'string' && value.trim() !== '' && !/[{}\\<>]/.test(value) ? true : `the ${what} must be plain text, without { } < > or \\`;
 
+/** The app's icon, which its template home page links (the project blueprint's `fluid/static/favicon.svg`). */
+const APP_ICON = 'fluid/static/favicon.svg';
+
 /** `fw make page`: a template and the `app` route that renders it (`fw:route` + `fw:add`). */
 export const page: Builtin = {
   name: 'page',
@@ -45,6 +48,8 @@ export const page: Builtin = {
       blueprint: 'page/page.html.hbs',
       data: {
         // The kernel's template helpers: {{static}} and {{url_for}} follow the app's prefixes and routes.
+        // The app's icon, linked as its home page links it (a Vite surface serving its own index has none in fluid/static/).
+        icon: (await fw.exists(APP_ICON)) ? "{{static 'favicon.svg'}}" : false,
         stylesheet: (await fw.exists(stylesheetFile)) ? `{{static '${stylesheet}'${additive ? ` additive='${additive}'` : ''}}}` : false,
         home: home ? `{{url_for '${home.name}'}}` : false,
       },

@@ -1,0 +1,101 @@
+/**
+ * Every page fw generates links the app's icon as the home page does (`{{static 'favicon.svg'}}`),
+ * so none shows the browser's default icon or leans on the `/favicon.ico` redirect: the pages of
+ * `fw make page` (the app's and an Additive's), the Additive's own page (`fw create additive`) and
+ * the auth scaffold's layout (`fw create auth`). An htmx project with all of them is migrated
+ * (SQLite, the Prisma stand-in), booted on a real server, and each page's icon link is fetched.
+ * A Vite project serving its own index has no `fluid/static/favicon.svg`: its generated pages
+ * link no icon that is not there.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fw } from '../generators/project-helpers.js';
+import { REPO_ROOT } from '../support/prisma.js';
+import { boot, migrate, scaffoldProject, type RunningApp, type ScaffoldProject } from './app.js';
+
+/** Runs `fw <argv>` in `root` and fails unless it exits 0. */
+async function ok(root: string, ...argv: string[]): Promise<void> {
+  const run = await fw(root, ...argv);
+  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
+  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
+}
+
+/** The `href` of the page's `<link rel="icon">`, or undefined when it links none. */
+function iconHref(html: string): string | undefined {
+  const link = /<link\b[^>]*\brel="icon"[^>]*>/.exec(html)?.[0];
+  return link === undefined ? undefined : /\bhref="([^"]+)"/.exec(link)?.[1];
+}
+
+/** The generated templates: the `fw make page` pages, the Additive's page and the auth layout. */
+const TEMPLATES = ['fluid/templates/about.html', 'additives/blog/templates/blog/archive.html', 'additives/blog/templates/blog/index.html', 'fluid/templates/auth/layout.html'];
+
+describe('an htmx project', () => {
+  let project: ScaffoldProject;
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    project = await scaffoldProject();
+    await ok(project.root, 'create', 'additive', 'blog', '--no-install');
+    await ok(project.root, 'make', 'page', 'about');
+    await ok(project.root, 'make', 'page', 'archive', '--additive', 'blog');
+    await migrate(project.root);
+    app = await boot(project.root);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await project?.remove();
+  });
+
+  it.each([
+    ['the home page', '/'],
+    ['a page of fw make page', '/about'],
+    ["an Additive's page (fw create additive)", '/blog/'],
+    ["a page of fw make page --additive", '/blog/archive'],
+    ["the auth scaffold's layout", '/sign-in'],
+  ])('%s (%s) links the app icon, which answers 200 as an SVG image', async (_what, pathname) => {
+    const page = await fetch(`${app.url}${pathname}`);
+    expect(page.status).toBe(200);
+    const href = iconHref(await page.text());
+    expect(href, `${pathname} links an icon`).toBe('/static/favicon.svg');
+    const icon = await fetch(new URL(href!, `${app.url}${pathname}`), { redirect: 'manual' });
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  });
+
+  it('the generated templates stay as they are on fw generate; the pages are prettier-clean, the auth layout is written as is', async () => {
+    const before = await Promise.all(TEMPLATES.map((file) => readFile(path.join(project.root, file), 'utf8')));
+    await ok(project.root, 'generate', '--no-install');
+    expect(await Promise.all(TEMPLATES.map((file) => readFile(path.join(project.root, file), 'utf8')))).toEqual(before);
+    const pages = TEMPLATES.filter((file) => !file.startsWith('fluid/templates/auth/'));
+    const format = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/prettier'), ['--check', ...pages], { cwd: project.root, encoding: 'utf8' });
+    expect(format.status, format.stdout + format.stderr).toBe(0);
+    // The auth templates are copied byte for byte (their one-line {{#if}} blocks kept), the layout's icon line added.
+    const layout = await readFile(path.join(REPO_ROOT, 'blueprints/auth/scaffold/common/fluid/templates/auth/layout.html.hbs'), 'utf8');
+    const expected = layout
+      .replace(/\{\{#if icon\}\}\n([^\n]*\n)\{\{\/if\}\}\n/, '$1')
+      .replaceAll('\\{{', '{{');
+    expect(before[TEMPLATES.indexOf('fluid/templates/auth/layout.html')]).toBe(expected);
+    expect(expected).toContain('      {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}\n');
+  });
+});
+
+describe('a Vite project serving its own index', () => {
+  let root = '';
+  beforeAll(async () => {
+    const project = await scaffoldProject(['--framework', 'react']);
+    root = project.root;
+    await ok(root, 'create', 'additive', 'blog', '--no-install');
+    await ok(root, 'make', 'page', 'about');
+    await ok(root, 'make', 'page', 'archive', '--additive', 'blog');
+  });
+  afterAll(async () => {
+    if (root !== '') await rm(path.dirname(root), { recursive: true, force: true });
+  });
+
+  it('has no fluid/static/favicon.svg, and its generated pages link none', async () => {
+    await expect(readFile(path.join(root, 'fluid/static/favicon.svg'))).rejects.toThrow(/ENOENT/);
+    for (const file of TEMPLATES) expect(iconHref(await readFile(path.join(root, file), 'utf8')), file).toBeUndefined();
+  });
+});
