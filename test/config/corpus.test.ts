@@ -211,6 +211,31 @@ describe('values that do get through', () => {
     expect(loaded.config.FW_APP).toBeUndefined();
   });
 
+  test('origins say where each layer set a key: file and line (the X_FILE line, an alias line), or the variable', () => {
+    const binds = '{"main": "file:./var/a.db"}';
+    const root = project({
+      name: '',
+      expect: 'valid',
+      files: {
+        'fw.json': FW(`{ "DATABASE_BINDS": ${binds} }`),
+        'app_configs/app.ini': `SECRET_KEY = s\n; local\nSQLALCHEMY_BINDS = ${binds}\n`,
+        '.env': 'PORT=9000\nDATABASE_BINDS_FILE=binds.json\n',
+        'binds.json': binds,
+      },
+    });
+    const loaded = loadConfigDetails({ root, env: { DATABASE_URL: 'file:./var/b.db', PORT: '9001', REDIS_URL: 'redis://127.0.0.1:6379' } });
+    expect(loaded.sources.DATABASE_BINDS).toEqual(['fw.json', 'app_configs/app.ini', '.env', 'environment (DATABASE_URL)']);
+    expect(loaded.origins.DATABASE_BINDS).toEqual(['fw.json:3:15', 'app_configs/app.ini:3', '.env:2', 'environment variable DATABASE_URL']);
+    expect(loaded.origins.PORT).toEqual(['.env:1', 'environment variable PORT']);
+    expect(loaded.origins.CACHE_REDIS_URL).toEqual(['environment variable REDIS_URL']);
+    writeFileSync(path.join(root, '.env'), '');
+    expect(loadConfigDetails({ root, env: { SQLALCHEMY_BINDS_FILE: path.join(root, 'binds.json') } }).origins.DATABASE_BINDS).toEqual([
+      'fw.json:3:15',
+      'app_configs/app.ini:3',
+      'environment variable SQLALCHEMY_BINDS_FILE',
+    ]);
+  });
+
   test('locales turn EXT_I18N on, unless a layer sets it', () => {
     const on = project({ name: '', expect: 'valid', files: { 'fw.json': FW('{ "I18N_SUPPORTED_LOCALES": ["en", "fr"] }') } });
     expect(loadConfigDetails({ root: on, env: {} }).config.EXT_I18N).toBe(true);

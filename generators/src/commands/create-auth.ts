@@ -10,7 +10,7 @@ import { runPipeline } from '../pipeline/run.js';
 import type { Tree } from '../pipeline/tree.js';
 import { findProjectRoot } from '../project.js';
 import { styleOf } from '../project/config-edit.js';
-import { registrationLines, renderWholeProject } from '../project/regenerate.js';
+import { registrationLines, renderWholeProject, writeWarnings } from '../project/regenerate.js';
 
 /** Usage text of `fw create auth`. */
 export const help = `Usage: fw create auth [options]
@@ -76,7 +76,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     render: async (tree) => {
       await editConfig(tree);
       try {
-        return await renderWholeProject(tree, { authScaffold: true, cache });
+        return await renderWholeProject(tree, { authScaffold: true, cache, env: io.env });
       } catch (error) {
         if (error instanceof CliError) throw error;
         throw new CliError(error instanceof Error ? error.message : String(error));
@@ -85,6 +85,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   });
   const json = values.json === true;
   const code = await report(io, result, { dryRun, json, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined, install });
+  writeWarnings(io, result.rendered);
   // create-fw-app --auth runs this command and then prints the project's one "Next steps" block.
   if (!json && !dryRun && code === 0 && io.env[NEXT_STEPS_ENV] !== 'off') {
     io.stdout.write(`\nNext: ${install ? '' : 'npm install && '}npx fw migrate dev --name auth && npx fw dev, then open /sign-up (npx fw docs auth-scaffold)\n`);

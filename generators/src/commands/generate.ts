@@ -7,7 +7,7 @@ import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
 import { isMakeGenerator } from '../project/generators.js';
-import { registrationLines, renderWholeProject } from '../project/regenerate.js';
+import { registrationLines, renderWholeProject, writeWarnings } from '../project/regenerate.js';
 
 /** Usage text of `fw generate`. */
 export const help = `Usage: fw generate [options]
@@ -45,10 +45,10 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     dryRun,
     // The files `fw make` wrote are yours once written: regenerating leaves them as they are.
     tree: { formatter, cache, owns: 'all', leaves: isMakeGenerator, generatorId: command },
-    render: (tree) => renderWholeProject(tree, { cache }),
+    render: (tree) => renderWholeProject(tree, { cache, env: io.env }),
   });
   const registrations = result.rendered;
-  return report(io, result, {
+  const code = await report(io, result, {
     dryRun,
     json: values.json === true,
     install: negatable(command, 'install', values.install, values['no-install']),
@@ -56,4 +56,6 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     failed: registrations.note !== undefined,
     extra: { registrations, seeds: result.plan.items.filter((i) => i.action === 'seed').map((i) => i.path) },
   });
+  writeWarnings(io, registrations);
+  return code;
 }

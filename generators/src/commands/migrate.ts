@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { didYouMean } from '@fw/schemas/suggest';
 import { negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
@@ -12,8 +9,10 @@ import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import { findProjectRoot } from '../project.js';
 import { MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
-import { registrationLines, renderWholeProject } from '../project/regenerate.js';
-import { resolveKernel } from './run.js';
+import { registrationLines, renderWholeProject, writeWarnings } from '../project/regenerate.js';
+import { readRecord } from '../pipeline/record.js';
+import { configuredBinds, loadConfig } from '../project/config.js';
+import type { AppBinds } from '../migrate/binds.js';
 
 /** The `fw migrate` actions, `init` first. */
 export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'reset', 'diff'] as const;
@@ -22,8 +21,8 @@ export const MIGRATE_COMMAND_ACTIONS = ['init', 'dev', 'deploy', 'status', 'rese
 export const help = `Usage: fw migrate <action> [options]
 
 Actions:
-  init     write the Prisma environment of every bind in DATABASE_BINDS (prisma/...), merged with
-           your edits like any generated file; run it again after adding a bind
+  init     write the Prisma environment of every bind of fw.json's DATABASE_BINDS (prisma/...),
+           merged with your edits like any generated file; run it again after adding a bind
   dev      prisma migrate dev, per bind (--name n names the migration)
   deploy   prisma migrate deploy, per bind
   status   prisma migrate status, per bind; exits 1 naming each migration the database has
@@ -44,51 +43,28 @@ Binds come from DATABASE_BINDS, read as the app reads it (the project's @fw/kern
 environment over .env over app_configs/<app>.ini (FW_APP picks the app) over fw.json "config"
 over the default {"main":"file:./var/main.db"}; X_FILE variants too; SECRET_KEY is not needed.
 DATABASE_URL in the environment or .env is the URL of bind SECURITY_MODELS_DB_BIND ("main")
-unless DATABASE_BINDS is set there or in a layer above (the environment's over .env's). Binds from anywhere but fw.json or the default are named on
-standard error (passwords hidden). See: npx fw docs databases`;
-
-type Binds = Record<string, string>;
-
-/** What `fw migrate` takes from the project kernel's `loadConfigDetails` (`@fw/kernel/core`). */
-interface KernelLoadedConfig {
-  config: { DATABASE_BINDS: Binds; SECURITY_MODELS_DB_BIND: string };
-  /** Absent in a kernel older than this CLI: then no source line is printed. */
-  sources?: Readonly<Record<string, readonly string[]>>;
-}
-type LoadConfigDetails = (options: { root: string; env: NodeJS.ProcessEnv; requireSecretKey: boolean }) => KernelLoadedConfig;
+unless DATABASE_BINDS is set there or in a layer above (the environment's over .env's). Binds
+from anywhere but fw.json or the default are named on standard error (passwords hidden). The
+environments (prisma/<bind>/) are rendered from fw.json's binds, as they are committed: a bind
+they lack, or whose URL here is of another provider, is refused before Prisma runs (init and
+fw generate warn). See: npx fw docs databases`;
 
 /**
- * The layers the kernel's loader names for a `DATABASE_URL` applied to the binds: `environment
- * (DATABASE_URL)`, `.env (DATABASE_URL)`; the capture is where it was given.
- */
-const DATABASE_URL_SOURCE = /^(.+) \(DATABASE_URL\)$/;
-
-/**
- * The binds `fw migrate` works on: `DATABASE_BINDS` exactly as the app reads it, by the project's
- * own kernel loader (`loadConfigDetails` of `@fw/kernel/core`: defaults, `fw.json`,
- * `app_configs/<app>.ini`, `.env`, the environment, `X_FILE`, and `DATABASE_URL` of the environment
- * or `.env` as the URL of bind `SECURITY_MODELS_DB_BIND`), without requiring `SECRET_KEY`. A bad value is the loader's error,
- * naming the file and key. Also answers the lines saying where the binds came from, when that is
+ * The binds `fw migrate` works on: `DATABASE_BINDS` exactly as the app reads it (`appBinds`: the
+ * project kernel's loader, without requiring `SECRET_KEY`; a bad value is the loader's error,
+ * naming the file and key). Also answers the lines saying where the binds came from, when that is
  * neither `fw.json` nor the default (URLs without their passwords).
  */
-async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | undefined): Promise<{ binds: Binds; notes: string[] }> {
-  resolveKernel(root); // a clear error when the kernel is not installed
-  let corePath: string;
+async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | undefined): Promise<{ app: AppBinds; notes: string[] }> {
+  const { appBinds, DATABASE_URL_SOURCE } = await import('../migrate/binds.js');
+  let app: AppBinds;
   try {
-    corePath = createRequire(path.join(root, 'package.json')).resolve('@fw/kernel/core');
-  } catch {
-    throw new CliError(`@fw/kernel in ${root} has no @fw/kernel/core: is @fw/kernel up to date?`);
-  }
-  const kernel = (await import(pathToFileURL(corePath).href)) as { loadConfigDetails?: unknown };
-  if (typeof kernel.loadConfigDetails !== 'function') throw new CliError(`${corePath} does not export loadConfigDetails: is @fw/kernel up to date?`);
-  let loaded: KernelLoadedConfig;
-  try {
-    loaded = (kernel.loadConfigDetails as LoadConfigDetails)({ root, env, requireSecretKey: false });
+    app = await appBinds(root, env);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
-  const { DATABASE_BINDS: binds, SECURITY_MODELS_DB_BIND: securityBind } = loaded.config;
-  const from = [...(loaded.sources?.DATABASE_BINDS ?? [])];
+  const { binds, securityBind } = app;
+  const from = [...app.sources];
   const notes: string[] = [];
   const givenIn = DATABASE_URL_SOURCE.exec(from.at(-1) ?? '')?.[1];
   if (givenIn !== undefined) {
@@ -102,7 +78,34 @@ async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | unde
     const shown = Object.entries(binds).map(([bind, url]) => `${bind}=${urlWithoutPassword(url)}`);
     notes.push(`fw migrate: DATABASE_BINDS from ${source}: ${shown.join(', ')}`);
   }
-  return { binds, notes };
+  return { app, notes };
+}
+
+/**
+ * Refuses, before Prisma runs for any bind, when a selected bind's migration environment does not
+ * fit the URL the app uses (`environmentProblems`): no environment (a bind named only in an ini
+ * file or the environment), or one for another provider (an ini file's PostgreSQL URL for a bind
+ * fw.json keeps on SQLite). The environments are rendered from fw.json; the error says where the
+ * URL came from and the way out.
+ */
+async function checkEnvironments(root: string, app: AppBinds, selected: readonly string[]): Promise<void> {
+  const { environmentOnDisk, environmentProblems } = await import('../migrate/binds.js');
+  const loaded = await loadConfig(root);
+  const problems = environmentProblems({
+    app,
+    selected,
+    committed: configuredBinds(loaded).binds,
+    environment: (bind) => environmentOnDisk(root, bind),
+    regenerate: (await migrateInitRan(root)) ? 'npx fw generate' : 'npx fw migrate init',
+    check: 'migrate',
+  });
+  if (problems.length > 0) throw new CliError(problems.map((p) => p.message).join('\n'));
+}
+
+/** Whether the project ran `fw migrate init` (its record holds files of the `migrate` generator). */
+async function migrateInitRan(root: string): Promise<boolean> {
+  const record = await readRecord(root).catch(() => undefined);
+  return Object.values(record?.files ?? {}).some((entry) => entry.generator === MIGRATE_GENERATOR_ID);
 }
 
 /**
@@ -121,14 +124,16 @@ async function init(root: string, io: CommandIO, dryRun: boolean, json: boolean,
     tree: { formatter, cache, owns, generatorId: MIGRATE_GENERATOR_ID },
     render: async (tree) => {
       try {
-        return await renderWholeProject(tree, { migrate: true, owns, cache });
+        return await renderWholeProject(tree, { migrate: true, owns, cache, env: io.env });
       } catch (error) {
         if (error instanceof CliError) throw error;
         throw new CliError(error instanceof Error ? error.message : String(error));
       }
     },
   });
-  return report(io, result, { dryRun, json, install, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
+  const code = await report(io, result, { dryRun, json, install, lines: registrationLines(result.rendered), failed: result.rendered.note !== undefined });
+  writeWarnings(io, result.rendered);
+  return code;
 }
 
 /** `fw migrate <init|dev|deploy|status|reset|diff> [--bind name] [--force] [--name n]`. Returns the exit code. */
@@ -164,20 +169,25 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (values['dry-run'] || values.json || values.install || values['no-install']) {
     throw new CliError(`${command} ${action}: --dry-run, --json and --install apply to init only`);
   }
-  const { binds, notes } = await bindsOf(root, io.env, values.bind);
+  const { app, notes } = await bindsOf(root, io.env, values.bind);
   for (const note of notes) io.stderr.write(`${note}\n`);
-  const { migrateCommandPlan, missingMigrationLines, runPrismaAll, MigrateError } = await import('../migrate/index.js');
+  const { checkMigrateCommand, migrateCommandPlan, missingMigrationLines, runPrismaAll, MigrateError } = await import('../migrate/index.js');
   let code = 0;
   try {
-    const plan = migrateCommandPlan({
+    const options = {
       action: action as Exclude<(typeof MIGRATE_COMMAND_ACTIONS)[number], 'init'>,
-      binds,
+      binds: app.binds,
       root,
       interactive: isInteractive(io),
       ...(values.bind === undefined ? {} : { bind: values.bind }),
       ...(values.force === undefined ? {} : { force: values.force }),
       ...(values.name === undefined ? {} : { name: values.name }),
-    });
+    };
+    // The command line first, then whether each bind's environment fits its URL, then the plan
+    // (whose migration-history check assumes the environment is the one the URL needs).
+    const selected = checkMigrateCommand(options);
+    await checkEnvironments(root, app, selected);
+    const plan = migrateCommandPlan(options);
     for (const result of await runPrismaAll(plan)) {
       // Standard error first: a successful Prisma run writes its preamble there ("Loaded Prisma
       // config from prisma/<bind>/...") before its results, so this keeps each bind's lines in

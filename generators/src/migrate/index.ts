@@ -6,7 +6,7 @@
 export { missingMigrationLines, missingMigrations } from './applied.js';
 export { MigrateError } from './errors.js';
 export { checkMigrationHistory, migrationHistoryProvider } from './history.js';
-export { MIGRATE_ACTIONS, migrateCommandPlan, type MigrateAction, type MigrateCommandOptions, type PrismaInvocation } from './plan.js';
+export { checkMigrateCommand, MIGRATE_ACTIONS, migrateCommandPlan, type MigrateAction, type MigrateCommandOptions, type PrismaInvocation } from './plan.js';
 export { migrateLayout, renderMigrateEnvironment, type MigrateEnvironmentOptions, type MigrateLayout } from './render.js';
 export { snapshotSqlite, type SqliteSnapshot } from './snapshot.js';
 export { trialRunPostgres, type PostgresTrial } from './trial.js';

@@ -60,6 +60,41 @@ export interface PrismaInvocation {
 }
 
 /**
+ * The checks of {@link migrateCommandPlan} that need nothing but its options (no disk): a known
+ * action, a configured `--bind`, `--name` with `dev` only, and `--force` where an action needs it.
+ * Throws a {@link MigrateError}; returns the binds the command is for, in `DATABASE_BINDS` order.
+ */
+export function checkMigrateCommand(options: Omit<MigrateCommandOptions, 'root'>): string[] {
+  const { action, binds, interactive } = options;
+  if (!MIGRATE_ACTIONS.includes(action)) {
+    throw new MigrateError(`fw migrate: unknown action "${String(action)}" (actions: ${MIGRATE_ACTIONS.join(', ')})`);
+  }
+  const all = Object.keys(binds);
+  if (all.length === 0) throw new MigrateError('DATABASE_BINDS: no binds are configured, so there is nothing to migrate');
+  if (options.bind !== undefined && !binds[options.bind]) {
+    throw new MigrateError(`--bind ${options.bind}: no such bind in DATABASE_BINDS (binds: ${all.join(', ')})`, { bind: options.bind });
+  }
+  if (options.name !== undefined && action !== 'dev') {
+    throw new MigrateError(`--name applies to "fw migrate dev" only, not "${action}"`);
+  }
+  const which = options.bind === undefined ? `every bind (${all.join(', ')})` : `bind "${options.bind}"`;
+  if (action === 'reset' && !options.force) {
+    throw new MigrateError(
+      `fw migrate reset drops every table of ${which} and re-applies its migrations; refusing without --force`,
+      { bind: options.bind },
+    );
+  }
+  if (action === 'dev' && !interactive && !options.force) {
+    throw new MigrateError(
+      `fw migrate dev may drop data of ${which} and no terminal is attached to confirm; refusing without --force ` +
+        '(to apply committed migrations use "fw migrate deploy")',
+      { bind: options.bind },
+    );
+  }
+  return options.bind === undefined ? all : [options.bind];
+}
+
+/**
  * The Prisma CLI invocations for `fw migrate <action> [--bind name] [--force] [--name n]`: one per
  * bind (the named one, or every bind in `DATABASE_BINDS` order), and for `dev` and `reset` a
  * `prisma generate` after each (Prisma 7 no longer generates the client while migrating), each with its own
@@ -81,33 +116,7 @@ export interface PrismaInvocation {
  */
 export function migrateCommandPlan(options: MigrateCommandOptions): PrismaInvocation[] {
   const { action, binds, root, interactive } = options;
-  if (!MIGRATE_ACTIONS.includes(action)) {
-    throw new MigrateError(`fw migrate: unknown action "${String(action)}" (actions: ${MIGRATE_ACTIONS.join(', ')})`);
-  }
-  const all = Object.keys(binds);
-  if (all.length === 0) throw new MigrateError('DATABASE_BINDS: no binds are configured, so there is nothing to migrate');
-  if (options.bind !== undefined && !binds[options.bind]) {
-    throw new MigrateError(`--bind ${options.bind}: no such bind in DATABASE_BINDS (binds: ${all.join(', ')})`, { bind: options.bind });
-  }
-  if (options.name !== undefined && action !== 'dev') {
-    throw new MigrateError(`--name applies to "fw migrate dev" only, not "${action}"`);
-  }
-  const selected = options.bind === undefined ? all : [options.bind];
-  const which = options.bind === undefined ? `every bind (${all.join(', ')})` : `bind "${options.bind}"`;
-  if (action === 'reset' && !options.force) {
-    throw new MigrateError(
-      `fw migrate reset drops every table of ${which} and re-applies its migrations; refusing without --force`,
-      { bind: options.bind },
-    );
-  }
-  if (action === 'dev' && !interactive && !options.force) {
-    throw new MigrateError(
-      `fw migrate dev may drop data of ${which} and no terminal is attached to confirm; refusing without --force ` +
-        '(to apply committed migrations use "fw migrate deploy")',
-      { bind: options.bind },
-    );
-  }
-
+  const selected = checkMigrateCommand(options);
   return selected.flatMap((bind) => {
     const config = path.posix.join('prisma', bind, 'prisma.config.ts');
     const argv = ['migrate', action, '--config', config];

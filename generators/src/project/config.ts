@@ -68,3 +68,16 @@ export async function validateConfigText(text: string, cache?: Cache): Promise<{
   cache?.setRender('config', key, { config, defaults });
   return { config, defaults };
 }
+
+/**
+ * `DATABASE_BINDS` and `SECURITY_MODELS_DB_BIND` of `fw.json` (the schema defaults when absent):
+ * what the migration environment and the auth scaffold are rendered from, never an ini file's or
+ * the environment's (those are one machine's; the rendered files are committed).
+ */
+export function configuredBinds(loaded: Pick<LoadedConfig, 'config' | 'defaults'>): { binds: Record<string, string>; securityBind: string } {
+  const { config, defaults } = loaded;
+  return {
+    binds: (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>,
+    securityBind: (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string,
+  };
+}

@@ -14,7 +14,7 @@ import { packageVersion } from '../package-info.js';
 import type { Cache } from '../pipeline/cache.js';
 import { sha256 } from '../pipeline/hash.js';
 import type { Tree } from '../pipeline/tree.js';
-import type { ConfigDefaults } from './config.js';
+import { configuredBinds, type ConfigDefaults } from './config.js';
 import { AUTH_GENERATOR_ID, I18N_GENERATOR_ID, MIGRATE_GENERATOR_ID, PROJECT_GENERATOR_ID } from './generators.js';
 import { prepareBlueprint } from '../render/blueprint.js';
 import { addDependencies, databaseDependencies, I18N_DEPENDENCIES } from './dependencies.js';
@@ -79,8 +79,7 @@ async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: Config
   const { migrationHistoryProvider } = await import('../migrate/history.js');
   const { parseBindUrl } = await import('@fw/schemas');
   await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
-  const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
-  const securityBind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
+  const { binds, securityBind } = configuredBinds({ config, defaults });
   const securityModels = scaffold ? await authModels(securityBind) : undefined;
   const histories = Object.fromEntries(Object.keys(binds).map((bind) => [bind, migrationHistoryProvider(tree.root, bind)]));
   const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name, histories, ...(securityModels ? { securityModels } : {}) });
@@ -118,8 +117,7 @@ async function renderAuth(tree: Tree, config: ProjectConfig, scaffold: boolean):
  * by also removing the import, which is how the codemod recognises an installed app).
  */
 async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
-  const bind = (config.config.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
-  const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
+  const { binds, securityBind: bind } = configuredBinds({ config, defaults });
   const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
   const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
   await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: hasAppIcon(frontend) });

@@ -11,7 +11,8 @@ import type { Tree } from '../pipeline/tree.js';
 import { hasConflictMarkers } from '../pipeline/merge.js';
 import { summaryLine } from '../pipeline/print.js';
 import type { RecordEntry } from '../pipeline/record.js';
-import { loadConfig, type LoadedConfig } from './config.js';
+import type { CommandIO } from '../cli/io.js';
+import { configuredBinds, loadConfig, type LoadedConfig } from './config.js';
 import { additiveGeneratorId, additiveOfGenerator, MIGRATE_GENERATOR_ID } from './generators.js';
 import { renderParts } from './parts.js';
 import { APP_FILE, externalAdditives, reconcileRegistrations } from './registrations.js';
@@ -34,6 +35,12 @@ export interface WholeProjectInput {
   owns?: (generator: string) => boolean;
   /** Where slow renders are cached. */
   cache?: Cache;
+  /**
+   * The environment the command runs in. With it, a run that renders the Prisma environment
+   * warns about the binds the app gets on this machine (ini file, `.env`, environment) that the
+   * environment rendered from `fw.json` does not fit (see `environmentWarnings`).
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The registration edit of `fluid/app.ts` a run makes (or why it makes none). */
@@ -44,6 +51,11 @@ export interface Registrations {
   note?: string;
   /** What the run noticed in the config that the user should know (printed as `note:` lines; no failure). */
   notes?: string[];
+  /**
+   * What will go wrong later with this machine's config, though the run itself is fine (printed
+   * as `warning:` lines on standard error by {@link writeWarnings}; no failure).
+   */
+  warnings?: string[];
 }
 
 /** Config that does not do what it looks like it does, in words (`fw.json` is the input of the renders). */
@@ -182,7 +194,44 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
   const notes = [...clashes, ...configNotes(config), ...(await strandedImportNotes(tree))];
-  return notes.length > 0 ? { ...registrations, notes } : registrations;
+  const warnings = (migrate || authScaffold) && input.env ? await environmentWarnings(root, configuredBinds(loaded).binds, input.env) : [];
+  return { ...registrations, ...(notes.length > 0 ? { notes } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/**
+ * Where the binds the app gets on this machine (`app_configs/<app>.ini`, `.env`, the environment,
+ * read by the project's own kernel) do not fit the Prisma environment rendered from `fw.json`'s
+ * binds (`committed`): a bind only this machine names gets no environment, and one whose URL is of
+ * another provider gets an environment `fw migrate` refuses to run. A warning, not an error: the
+ * rendered files are right for the team, and the ini file is one machine's. Nothing is said (and
+ * the kernel is not loaded) when no ini file, `.env` or variable sets binds, or when the kernel is
+ * not installed or the app's config does not load (the app reports that itself).
+ */
+async function environmentWarnings(root: string, committed: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { appBinds, bindsMayBeOverridden, environmentProblems } = await import('../migrate/binds.js');
+  if (!bindsMayBeOverridden(root, env)) return [];
+  let app: Awaited<ReturnType<typeof appBinds>>;
+  try {
+    app = await appBinds(root, env);
+  } catch {
+    return [];
+  }
+  const { bindProvider } = await import('../migrate/urls.js');
+  const environment = (bind: string) => {
+    const url = committed[bind];
+    if (url === undefined) return undefined;
+    try {
+      return { provider: bindProvider(bind, url) };
+    } catch {
+      return { provider: undefined };
+    }
+  };
+  return environmentProblems({ app, committed, environment, regenerate: 'npx fw generate', check: 'generate' }).map((problem) => problem.message);
+}
+
+/** Prints a run's {@link Registrations.warnings} on standard error, one `warning:` line each. */
+export function writeWarnings(io: Pick<CommandIO, 'stderr'>, registrations: Registrations): void {
+  for (const warning of registrations.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
 }
 
 /**

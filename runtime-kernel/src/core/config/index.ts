@@ -14,6 +14,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parse as parseIni } from 'ini';
 import {
+  CONFIG_ALIASES,
   FW_ENVIRONMENT_VARIABLES,
   environmentValues,
   isKnownConfigKey,
@@ -82,6 +83,13 @@ export interface LoadedConfig {
    * `fw migrate` names the source of `DATABASE_BINDS` with it.
    */
   readonly sources: Readonly<Record<string, readonly string[]>>;
+  /**
+   * {@link sources} made precise, entry for entry: where in each layer the key was set, for
+   * messages: the file and line (`app_configs/my-app.ini:3`, `.env:2`, `fw.json:5:5`; the line of
+   * `X_FILE` when that set it) or the variable (`environment variable DATABASE_BINDS_FILE`,
+   * `environment variable DATABASE_URL`, `.env:2 (DATABASE_URL)`); `overrides` and the development defaults as in `sources`.
+   */
+  readonly origins: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A line about the config for the startup log. */
@@ -138,7 +146,8 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
     // The .env layer is a new object when REDIS_URL was applied to it.
     for (const given of Object.values(dotenvUrls)) given.layer = layers[at]!;
   }
-  const fromEnvironment = withFiles({ source: 'environment', values: fromEnv(env, wanted) }, root);
+  const environmentVariables = fromEnv(env, wanted);
+  const fromEnvironment = withFiles({ source: 'environment', values: environmentVariables }, root);
   const environment = withRedisUrl(fromEnvironment, urlIn(fromEnvironment, env.REDIS_URL));
   layers.push(environment);
   if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
@@ -204,8 +213,30 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
     );
   }
   const sources: Record<string, string[]> = {};
-  for (const layer of layers) for (const key of Object.keys(mapAliases(layer.values))) (sources[key] ??= []).push(layer.source);
-  return { config, project: project.config, app, root, iniFile, notices, sources };
+  const origins: Record<string, string[]> = {};
+  for (const layer of layers) {
+    for (const key of Object.keys(mapAliases(layer.values))) {
+      (sources[key] ??= []).push(layer.source);
+      (origins[key] ??= []).push(originOf(layer, key, layer === environment ? environmentVariables : undefined));
+    }
+  }
+  return { config, project: project.config, app, root, iniFile, notices, sources, origins };
+}
+
+/**
+ * Where `layer` set `key` (see `LoadedConfig.origins`): under its own name or an alias, directly or
+ * as `X_FILE`. `variables` are the environment's variables as read (before `X_FILE` was resolved),
+ * given for the environment layer only.
+ */
+function originOf(layer: ConfigLayer, key: string, variables: Readonly<Record<string, unknown>> | undefined): string {
+  if (layer.source === 'environment (DATABASE_URL)') return 'environment variable DATABASE_URL';
+  // DATABASE_URL in .env: its line there.
+  if (layer.source.endsWith(' (DATABASE_URL)')) return `${locate(layer.source.slice(0, -' (DATABASE_URL)'.length), layer.positions?.DATABASE_BINDS)} (DATABASE_URL)`;
+  const name = [key, ...Object.keys(CONFIG_ALIASES).filter((alias) => CONFIG_ALIASES[alias] === key)].find((n) => Object.hasOwn(layer.values, n)) ?? key;
+  if (variables === undefined) return locate(layer.source, layer.positions?.[name]);
+  // CACHE_REDIS_URL is REDIS_URL's value when the environment does not set it itself.
+  const variable = [name, `${name}_FILE`].find((n) => Object.hasOwn(variables, n)) ?? (key === 'CACHE_REDIS_URL' ? 'REDIS_URL' : name);
+  return `environment variable ${variable}`;
 }
 
 function searchProjectRoot(start: string): string {
