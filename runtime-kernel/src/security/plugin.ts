@@ -78,9 +78,12 @@ function headersOnWrite(policy: HeaderPolicy, config: Config): ArrivalHook {
     const inert = isInert(res.getHeader('content-type')); // lowercase: see HeaderPolicy.http
     const nonced = !inert && state?.nonce && effective.cspHeader ? effective.noncedCsp(https, state.nonce) : undefined;
     const list = effective.headers(https, inert);
+    // The app's own value wins. One look at the names already set (lowercase, as the list's are)
+    // instead of a `hasHeader` per header, which lowercases the name and looks it up each time.
+    const set = res.getHeaderNames();
     for (let i = 0; i < list.length; i++) {
       const [name, value] = list[i]!;
-      if (res.hasHeader(name)) continue; // the app's own value wins
+      if (set.includes(name)) continue;
       res.setHeader(name, nonced !== undefined && name === effective.cspHeader ? nonced : value);
     }
   };
