@@ -100,7 +100,7 @@ export function withDatabaseUrl(binds: Readonly<Record<string, string>>, primary
     return {
       error:
         `DATABASE_URL: a ${parsed.provider} URL, but bind "${primary}" is ${current.provider} in DATABASE_BINDS, and its schema, client and migrations ` +
-        `were made for ${current.provider}; ${how}. Move the bind to ${parsed.provider} first (docs/databases.md, "Moving a bind to another database"), or unset DATABASE_URL`,
+        `were made for ${current.provider}; ${how}. Move the bind to ${parsed.provider} first (npx fw docs databases, "Moving a bind to another database"), or unset DATABASE_URL`,
     };
   }
   return { binds: { ...binds, [primary]: url } };

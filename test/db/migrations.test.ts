@@ -195,6 +195,8 @@ describe('DATABASE_URL in the environment', () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(mismatch);
+    // The way out names the docs as a project has them (npx fw docs), not a path in fw's repository.
+    expect((error as Error).message).toContain('(npx fw docs databases, "Moving a bind to another database")');
     expect((error as Error).message).not.toContain('s3cret');
     await expect(fwCli(['migrate', 'status'], io)).rejects.toThrow(mismatch);
   });
