@@ -24,6 +24,15 @@ export function hasAppIcon(appFrontend: unknown): boolean {
 }
 
 /**
+ * Whether the main app has the stylesheet of the project blueprint, `fluid/static/app.css`, which
+ * its template pages link: the same apps as {@link hasAppIcon} (a Vite surface serving its own
+ * index at `/` styles it from its workspace).
+ */
+export function hasAppStylesheet(appFrontend: unknown): boolean {
+  return !servesViteIndex(appFrontend);
+}
+
+/**
  * Renders the files of one Additive (`blueprints/additive` → `additives/<name>/`) into `tree`,
  * recorded with the generator id `additive:<name>`. `frontend` is the `frontend` block of its
  * manifest: a Vite surface that serves its index at `/<name>/` gets no template page (`app.ts`,
