@@ -34,8 +34,8 @@ export interface AuthScaffoldOptions {
   twoFactor: boolean;
   /** The main app has a Vite surface: also render the JSON API and its typed client. */
   api: boolean;
-  /** The main app has the icon of the project blueprint (`fluid/static/favicon.svg`): the auth layout links it. */
-  icon: boolean;
+  /** The `href` of the main app's icon, which the auth layout links (`appIconHref` of `additive/render.ts`). */
+  icon: string;
   /** The main app has the stylesheet of the project blueprint (`fluid/static/app.css`): the auth layout links it. */
   stylesheet: boolean;
   /** Folder of the `auth` blueprint (default: `blueprints/auth` of this package). */

@@ -8,7 +8,7 @@ import {
   renderAuthGuards,
   renderAuthScaffold,
 } from '../auth/index.js';
-import { hasAppIcon, hasAppStylesheet } from '../additive/render.js';
+import { appIconHref, hasAppStylesheet } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../package-info.js';
 import type { Cache } from '../pipeline/cache.js';
@@ -124,7 +124,7 @@ async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: Confi
   const binds = (config.config.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>;
   const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
   const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
-  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: hasAppIcon(frontend), stylesheet: hasAppStylesheet(frontend) });
+  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: appIconHref(frontend), stylesheet: hasAppStylesheet(frontend) });
   // Its pages and mail are Handlebars that prettier's HTML parser cannot read (a helper's quoted
   // argument inside an attribute), written as is: `npm run format` leaves them alone.
   addLines(tree, '.prettierignore', ["# The auth scaffold's pages and mail (`fw create auth`): Handlebars, which prettier's HTML parser cannot read.", 'fluid/templates/auth/']);
