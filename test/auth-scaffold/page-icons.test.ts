@@ -4,8 +4,10 @@
  * `fw make page` (the app's and an Additive's), the Additive's own page (`fw create additive`) and
  * the auth scaffold's layout (`fw create auth`). An htmx project with all of them is migrated
  * (SQLite, the Prisma stand-in), booted on a real server, and each page's icon link is fetched.
- * A Vite project serving its own index has no `fluid/static/favicon.svg`: its generated pages
- * link no icon that is not there.
+ * A Vite project serving its own index has no `fluid/static/favicon.svg` nor `fluid/static/app.css`:
+ * its generated pages link its Vite workspace's icon (`/frontend/favicon.svg`, from `public/`) and no
+ * stylesheet it lacks, checked here in production (the Vite build served); test/dev/vite-icon.test.ts
+ * checks the same addresses under `fw dev`.
  */
 import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
@@ -20,6 +22,11 @@ async function ok(root: string, ...argv: string[]): Promise<void> {
   const run = await fw(root, ...argv);
   expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
   expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
+}
+
+/** The `href` of every `<link>` of a page (its icon, its stylesheets). */
+function linkHrefs(html: string): string[] {
+  return [...html.matchAll(/<link\b[^>]*>/g)].flatMap((m) => /\bhref="([^"]+)"/.exec(m[0])?.[1] ?? []);
 }
 
 /** The `href` of the page's `<link rel="icon">`, or undefined when it links none. */
@@ -64,6 +71,12 @@ describe('an htmx project', () => {
     expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
+  it('the auth pages link the app stylesheet, as the home page does, and it answers 200', async () => {
+    const html = await (await fetch(`${app.url}/sign-in`)).text();
+    expect(linkHrefs(html)).toContain('/static/app.css');
+    for (const href of linkHrefs(html)) expect((await fetch(new URL(href, app.url), { redirect: 'manual' })).status, href).toBe(200);
+  });
+
   it('the generated templates stay as they are on fw generate; the pages are prettier-clean, the auth layout is written as is', async () => {
     const before = await Promise.all(TEMPLATES.map((file) => readFile(path.join(project.root, file), 'utf8')));
     await ok(project.root, 'generate', '--no-install');
@@ -71,10 +84,11 @@ describe('an htmx project', () => {
     const pages = TEMPLATES.filter((file) => !file.startsWith('fluid/templates/auth/'));
     const format = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/prettier'), ['--check', ...pages], { cwd: project.root, encoding: 'utf8' });
     expect(format.status, format.stdout + format.stderr).toBe(0);
-    // The auth templates are copied byte for byte (their one-line {{#if}} blocks kept), the layout's icon line added.
+    // The auth templates are copied byte for byte (their one-line {{#if}} blocks kept), the layout's icon and stylesheet lines filled in.
     const layout = await readFile(path.join(REPO_ROOT, 'blueprints/auth/scaffold/common/fluid/templates/auth/layout.html.hbs'), 'utf8');
     const expected = layout
-      .replace(/\{\{#if icon\}\}\n([^\n]*\n)\{\{\/if\}\}\n/, '$1')
+      .replace('{{{icon}}}', "{{static 'favicon.svg'}}")
+      .replace(/\{\{#if stylesheet\}\}\n([^\n]*\n)\{\{\/if\}\}\n/, '$1')
       .replaceAll('\\{{', '{{');
     expect(before[TEMPLATES.indexOf('fluid/templates/auth/layout.html')]).toBe(expected);
     expect(expected).toContain('      {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}\n');
@@ -82,20 +96,49 @@ describe('an htmx project', () => {
 });
 
 describe('a Vite project serving its own index', () => {
+  let project: ScaffoldProject;
+  let app: RunningApp;
   let root = '';
+
   beforeAll(async () => {
-    const project = await scaffoldProject(['--framework', 'react']);
+    project = await scaffoldProject(['--framework', 'react']);
     root = project.root;
     await ok(root, 'create', 'additive', 'blog', '--no-install');
     await ok(root, 'make', 'page', 'about');
     await ok(root, 'make', 'page', 'archive', '--additive', 'blog');
-  });
+    await migrate(root);
+    // Production, as `npm start` serves it: the workspace built by Vite (its packages resolve from the checkout's).
+    const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: path.join(root, 'fluid/frontend'), encoding: 'utf8', timeout: 120_000 });
+    expect(build.status, build.stderr).toBe(0);
+    app = await boot(root, { DEBUG: 'false', FW_CHECK_FRONTEND: 'false', FW_BUILD_FRONTEND: 'false' });
+  }, 180_000);
   afterAll(async () => {
-    if (root !== '') await rm(path.dirname(root), { recursive: true, force: true });
+    await app?.close();
+    await project?.remove();
   });
 
-  it('has no fluid/static/favicon.svg, and its generated pages link none', async () => {
+  it.each([
+    ['a page of fw make page', '/about'],
+    ["an Additive's page (fw create additive)", '/blog/'],
+    ['a page of fw make page --additive', '/blog/archive'],
+    ["the auth scaffold's layout", '/sign-in'],
+  ])("%s (%s) links the Vite workspace's icon (no fluid/static/favicon.svg), which answers 200 as an SVG image", async (_what, pathname) => {
     await expect(readFile(path.join(root, 'fluid/static/favicon.svg'))).rejects.toThrow(/ENOENT/);
-    for (const file of TEMPLATES) expect(iconHref(await readFile(path.join(root, file), 'utf8')), file).toBeUndefined();
+    const page = await fetch(`${app.url}${pathname}`);
+    expect(page.status).toBe(200);
+    const href = iconHref(await page.text());
+    expect(href, `${pathname} links an icon`).toBe('/frontend/favicon.svg');
+    const icon = await fetch(new URL(href!, app.url), { redirect: 'manual' });
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  });
+
+  it('has no fluid/static/app.css, and the auth pages link no stylesheet it lacks: every link of /sign-in answers 200', async () => {
+    await expect(readFile(path.join(root, 'fluid/static/app.css'))).rejects.toThrow(/ENOENT/);
+    const page = await fetch(`${app.url}/sign-in`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<h1>Sign in</h1>');
+    for (const href of linkHrefs(html)) expect((await fetch(new URL(href, app.url), { redirect: 'manual' })).status, href).toBe(200);
   });
 });

@@ -14,12 +14,26 @@ export function servesViteIndex(frontend: unknown): boolean {
   return block?.type === 'vite' && block.register_index !== false;
 }
 
+/** Where an app whose Vite surface serves `/` has its icon: the workspace's `public/favicon.svg` (create-vite's). */
+export const VITE_APP_ICON = '/frontend/favicon.svg';
+
 /**
- * Whether the main app has the icon of the project blueprint, `fluid/static/favicon.svg`: every app
- * but one whose Vite surface serves its own index at `/` (its icon is the Vite workspace's).
- * `appFrontend` is the app's `APP_FRONTEND` block, the schema default when `fw.json` has none.
+ * The main app's icon as its template pages link it: the project blueprint's
+ * `fluid/static/favicon.svg` through `{{static}}`, or, for an app whose Vite surface serves its own
+ * index at `/` (no `fluid/static/favicon.svg`), {@link VITE_APP_ICON}, which the kernel serves in
+ * development as the build does in production. `appFrontend` is the app's `APP_FRONTEND` block, the
+ * schema default when `fw.json` has none.
  */
-export function hasAppIcon(appFrontend: unknown): boolean {
+export function appIconHref(appFrontend: unknown): string {
+  return servesViteIndex(appFrontend) ? VITE_APP_ICON : "{{static 'favicon.svg'}}";
+}
+
+/**
+ * Whether the main app has the stylesheet of the project blueprint, `fluid/static/app.css`, which
+ * its template pages link: every app but one whose Vite surface serves its own index at `/` (it is
+ * styled from its workspace).
+ */
+export function hasAppStylesheet(appFrontend: unknown): boolean {
   return !servesViteIndex(appFrontend);
 }
 
@@ -27,11 +41,11 @@ export function hasAppIcon(appFrontend: unknown): boolean {
  * Renders the files of one Additive (`blueprints/additive` → `additives/<name>/`) into `tree`,
  * recorded with the generator id `additive:<name>`. `frontend` is the `frontend` block of its
  * manifest: a Vite surface that serves its index at `/<name>/` gets no template page (`app.ts`,
- * its template and stylesheet), which would answer that path first. `appIcon`: the main app has the
- * template home page's icon (`fluid/static/favicon.svg`, see {@link hasAppIcon}), which the page links.
+ * its template and stylesheet), which would answer that path first. `appIcon`: the `href` of the
+ * main app's icon ({@link appIconHref}), which the page links.
  * Returns the paths rendered.
  */
-export async function renderAdditive(tree: Tree, name: string, projectName: string, appIcon: boolean, frontend?: unknown): Promise<string[]> {
+export async function renderAdditive(tree: Tree, name: string, projectName: string, appIcon: string, frontend?: unknown): Promise<string[]> {
   const blueprint = await loadBlueprint('additive');
   const viteIndex = servesViteIndex(frontend);
   const dir = additiveDir(name);

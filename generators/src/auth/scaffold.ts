@@ -34,8 +34,10 @@ export interface AuthScaffoldOptions {
   twoFactor: boolean;
   /** The main app has a Vite surface: also render the JSON API and its typed client. */
   api: boolean;
-  /** The main app has the icon of the project blueprint (`fluid/static/favicon.svg`): the auth layout links it. */
-  icon: boolean;
+  /** The `href` of the main app's icon, which the auth layout links (`appIconHref` of `additive/render.ts`). */
+  icon: string;
+  /** The main app has the stylesheet of the project blueprint (`fluid/static/app.css`): the auth layout links it. */
+  stylesheet: boolean;
   /** Folder of the `auth` blueprint (default: `blueprints/auth` of this package). */
   blueprint?: string;
 }
@@ -46,14 +48,14 @@ const APP_CALL = 'installAuthScaffold(fluid);';
 /** Renders the scaffold's files into `tree` (see the module comment). */
 export async function renderAuthScaffold(tree: Tree, options: AuthScaffoldOptions): Promise<void> {
   const source = options.blueprint ?? blueprintDir('auth');
-  const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor, api: options.api, icon: options.icon };
+  const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor, api: options.api, icon: options.icon, stylesheet: options.stylesheet };
   const parts = ['common', ...(options.twoFactor ? ['two-factor'] : []), ...(options.api ? ['api'] : [])];
   for (const part of parts) {
     const blueprint = await loadBlueprint(`auth-${part}`, path.join(source, 'scaffold', part));
     renderBlueprint(blueprint, data, tree, AUTH_SCAFFOLD_GENERATOR_ID);
   }
-  // The layout is a template only for the app's icon: like the other auth templates it is written
-  // as is, never formatted (prettier would split its one-line {{#if}} blocks).
+  // The layout is a template only for the app's icon and stylesheet: like the other auth templates
+  // it is written as is, never formatted (prettier would split its one-line {{#if}} blocks).
   const layout = tree.rendered(AUTH_LAYOUT);
   if (layout) tree.render(AUTH_LAYOUT, layout, { generator: AUTH_SCAFFOLD_GENERATOR_ID, format: false });
 }

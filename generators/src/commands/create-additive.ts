@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { validateAdditiveName } from '@fw/schemas';
-import { additiveDir, hasAppIcon, renderAdditive } from '../additive/render.js';
+import { additiveDir, appIconHref, renderAdditive } from '../additive/render.js';
 import { oneName, negatable, parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
@@ -47,7 +47,7 @@ async function render(tree: Tree, loaded: LoadedConfig, name: string, force: boo
   const text = editAdditives(loaded.text, (list) => [...list, name]);
   await validateConfigText(text, cache);
   tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" added to "additives"` });
-  await renderAdditive(tree, name, config.name, hasAppIcon(config.config.APP_FRONTEND ?? loaded.defaults.APP_FRONTEND));
+  await renderAdditive(tree, name, config.name, appIconHref(config.config.APP_FRONTEND ?? loaded.defaults.APP_FRONTEND));
   const manifest = `${additiveDir(name)}/manifest.json`;
   const manifestText = await tree.readText(manifest);
   if (manifestText === undefined) {

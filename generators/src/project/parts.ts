@@ -8,7 +8,7 @@ import {
   renderAuthGuards,
   renderAuthScaffold,
 } from '../auth/index.js';
-import { hasAppIcon } from '../additive/render.js';
+import { appIconHref, hasAppStylesheet } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../package-info.js';
 import type { Cache } from '../pipeline/cache.js';
@@ -49,7 +49,7 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
   const scaffold = input.authScaffold === true;
   if (input.migrate || scaffold) {
     addDependencies(tree, databaseDependencies(await renderMigrate(tree, config, defaults, scaffold)));
-    addIgnores(tree, ["# Prisma's generated clients (`prisma generate`, `fw migrate dev`): rebuilt from prisma/, never committed.", '/generated/']);
+    addLines(tree, '.gitignore', ["# Prisma's generated clients (`prisma generate`, `fw migrate dev`): rebuilt from prisma/, never committed.", '/generated/']);
   }
   await renderAuth(tree, config, scaffold);
   if (scaffold) await renderScaffold(tree, config, defaults);
@@ -57,16 +57,17 @@ export async function renderParts(tree: Tree, input: PartsInput): Promise<void> 
 }
 
 /**
- * Adds lines to the project blueprint's rendered `.gitignore`, each once (a comment line goes in
- * with the line after it), so a part's outputs stay out of git while the part is on.
+ * Adds lines to an ignore file the project blueprint renders (`.gitignore`, `.prettierignore`),
+ * once (a comment line goes in with the line after it), so a part's files stay out of git or out
+ * of `npm run format` while the part is on.
  */
-function addIgnores(tree: Tree, lines: readonly string[]): void {
-  const rendered = tree.rendered('.gitignore')?.toString('utf8');
+function addLines(tree: Tree, file: '.gitignore' | '.prettierignore', lines: readonly string[]): void {
+  const rendered = tree.rendered(file)?.toString('utf8');
   if (rendered === undefined) return;
   const have = new Set(rendered.split(/\r?\n/));
   const last = lines.at(-1);
   if (last === undefined || have.has(last)) return;
-  tree.render('.gitignore', `${rendered.replace(/\n*$/, '\n')}${lines.join('\n')}\n`, { generator: PROJECT_GENERATOR_ID });
+  tree.render(file, `${rendered.replace(/\n*$/, '\n')}${lines.join('\n')}\n`, { generator: PROJECT_GENERATOR_ID });
 }
 
 /**
@@ -112,15 +113,19 @@ async function renderAuth(tree: Tree, config: ProjectConfig, scaffold: boolean):
 
 /**
  * The auth scaffold (generator `auth-scaffold`, from `renderAuthScaffold`): its files, its
- * dependencies, the driver adapter of the users' bind, and `installAuthScaffold(fluid)` in
- * `fluid/app.ts` (written on top of the merge, once; a user who removes it keeps it removed only
- * by also removing the import, which is how the codemod recognises an installed app).
+ * dependencies, the driver adapter of the users' bind, its templates in `.prettierignore`, and
+ * `installAuthScaffold(fluid)` in `fluid/app.ts` (written on top of the merge, once; a user who
+ * removes it keeps it removed only by also removing the import, which is how the codemod
+ * recognises an installed app).
  */
 async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
   const { binds, securityBind: bind } = configuredBinds({ config, defaults });
   const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
   const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
-  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: hasAppIcon(frontend) });
+  await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: appIconHref(frontend), stylesheet: hasAppStylesheet(frontend) });
+  // Its pages and mail are Handlebars that prettier's HTML parser cannot read (a helper's quoted
+  // argument inside an attribute), written as is: `npm run format` leaves them alone.
+  addLines(tree, '.prettierignore', ["# The auth scaffold's pages and mail (`fw create auth`): Handlebars, which prettier's HTML parser cannot read.", 'fluid/templates/auth/']);
   const { bindProvider } = await import('../migrate/urls.js');
   addDependencies(tree, {
     dependencies: [...AUTH_SCAFFOLD_DEPENDENCIES, ...adapterPackages(bindProvider(bind, binds[bind] ?? ''))],

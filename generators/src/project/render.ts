@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectConfig } from '@fw/schemas';
-import { hasAppIcon, renderAdditive } from '../additive/render.js';
+import { appIconHref, renderAdditive } from '../additive/render.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../package-info.js';
 import type { Tree } from '../pipeline/tree.js';
@@ -88,7 +88,7 @@ export async function renderProject(tree: Tree, input: ProjectRenderInput): Prom
     if (!wanted(data)) tree.unrender(file);
   }
   for (const name of config.additives) {
-    if (!input.external?.has(name)) await renderAdditive(tree, name, config.name, hasAppIcon(frontend), input.manifests?.get(name));
+    if (!input.external?.has(name)) await renderAdditive(tree, name, config.name, appIconHref(frontend), input.manifests?.get(name));
   }
   const vite = await renderFrontend(tree, config.name, surfaces);
   await removedWorkspaceOutputs(tree, surfaces.filter(isVite).map((s) => viteDir(s.additive)));

@@ -33,7 +33,7 @@ import { Vite } from './vite.js';
 
 /** What `Frontend.prepare` hands to the frontend plugin for the app's Koa stack. */
 export interface FrontendWiring {
-  /** Static mounts of the build output (production). */
+  /** Static mounts of the build output (production), or of the workspaces' `public/` at the same addresses (debug). */
   readonly mounts: readonly StaticMount[];
   /** Middleware before the routers (the `/vite-dev` proxy in debug). */
   readonly before: readonly FluidMiddleware[];
@@ -189,6 +189,7 @@ export class Frontend {
       dev = await startDevServer(fluid.root, fluid.logger, [...namespaces]);
       app.#dev = dev;
       before.push(dev.proxy);
+      for (const s of viteSurfaces) mounts.push(s.#vite!.publicMount()); // public/ where the build serves it
     } else {
       await checkAndBuild(fluid.root, { check: fluid.config.FW_CHECK_FRONTEND, build: fluid.config.FW_BUILD_FRONTEND }, fluid.logger, [...namespaces]);
       for (const s of viteSurfaces) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { FluidMiddleware } from '../core/context.js';
 import { serveStatic } from '../core/serve-static.js';
 import type { StaticMount } from '../core/static.js';
+import { contained } from './assets.js';
 import { FrontendException } from './errors.js';
 import { manipulateIndex } from './html.js';
 
@@ -57,6 +58,32 @@ export class Vite {
   /** The static mount of the build output (revalidated on every use: `public/`'s files keep their names). */
   mount(): StaticMount {
     return { prefix: this.buildPrefix, dir: this.outDir };
+  }
+
+  /**
+   * Debug's stand-in for {@link mount}: the workspace's `public/` at {@link buildPrefix}, where
+   * the build serves it (Vite copies `public/` into `dist/`), so a file of `public/` has one
+   * address in both modes (`/frontend/favicon.svg`, which the app's `/favicon.ico` redirect and
+   * its template pages name). A file is served only when it is inside `public/` with symbolic
+   * links resolved (the build refuses a link there: `checkPublicDirs`); dotfiles never.
+   */
+  publicMount(): StaticMount {
+    const prefix = this.buildPrefix;
+    const base = `${prefix}/`;
+    const dir = join(this.workspace, 'public');
+    const serve = serveStatic(prefix, dir) as FluidMiddleware;
+    const middleware: FluidMiddleware = async (ctx, next) => {
+      if (!ctx.path.startsWith(base)) return next();
+      let rel: string;
+      try {
+        rel = decodeURIComponent(ctx.path.slice(base.length));
+      } catch {
+        return serve(ctx, next); // its 400
+      }
+      if ((await contained(dir, ...rel.split('/'))) === undefined) return next();
+      return serve(ctx, next);
+    };
+    return { prefix, middleware };
   }
 
   /**

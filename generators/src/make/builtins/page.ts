@@ -1,3 +1,4 @@
+import { VITE_APP_ICON } from '../../additive/render.js';
 import type { FwAddAction, FwRouteAction } from '../api.js';
 import { additiveQuestion, nameQuestion, type Builtin } from '../builtin.js';
 import { invalidName, kebabCase, sentenceCase, tsString } from '../names.js';
@@ -9,6 +10,8 @@ export const plainText = (what: string) => (value: unknown): true | string =>
 
 /** The app's icon, which its template home page links (the project blueprint's `fluid/static/favicon.svg`). */
 const APP_ICON = 'fluid/static/favicon.svg';
+/** The icon of an app whose Vite surface serves `/` (create-vite's), served at `VITE_APP_ICON` in both modes. */
+const VITE_ICON = 'fluid/frontend/public/favicon.svg';
 
 /** `fw make page`: a template and the `app` route that renders it (`fw:route` + `fw:add`). */
 export const page: Builtin = {
@@ -48,8 +51,8 @@ export const page: Builtin = {
       blueprint: 'page/page.html.hbs',
       data: {
         // The kernel's template helpers: {{static}} and {{url_for}} follow the app's prefixes and routes.
-        // The app's icon, linked as its home page links it (a Vite surface serving its own index has none in fluid/static/).
-        icon: (await fw.exists(APP_ICON)) ? "{{static 'favicon.svg'}}" : false,
+        // The app's icon, linked as its home page links it (a Vite surface serving its own index has its workspace's).
+        icon: (await fw.exists(APP_ICON)) ? "{{static 'favicon.svg'}}" : (await fw.exists(VITE_ICON)) ? VITE_APP_ICON : false,
         stylesheet: (await fw.exists(stylesheetFile)) ? `{{static '${stylesheet}'${additive ? ` additive='${additive}'` : ''}}}` : false,
         home: home ? `{{url_for '${home.name}'}}` : false,
       },

@@ -1,0 +1,69 @@
+/**
+ * A user's first `npm run format` (prettier over the whole project) passes on a freshly generated
+ * project, whatever wrote its files: every surface, with the auth scaffold (two-factor on and
+ * off, its JSON API on a Vite surface), an Additive, the pages of `fw make page` (the app's and
+ * an Additive's) and the templates of `fw make mail`. The auth scaffold's pages and mail are
+ * Handlebars that prettier's HTML parser cannot read: the project's `.prettierignore` lists them,
+ * and a `fw generate` keeps the line. Prettier runs as `npm run format` would, at the version the
+ * project pins (this checkout's), with `--check`.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { REPO } from './helpers.js';
+import { editConfig, fw, newProject, read } from './project-helpers.js';
+
+/** Runs `fw <argv>` in `root` and fails unless it exits 0. */
+async function ok(root: string, ...argv: string[]): Promise<void> {
+  const run = await fw(root, ...argv);
+  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
+  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
+}
+
+/** `prettier --check .` in `root` (the check of `npm run format`); fails with prettier's report unless it passes. */
+function expectFormatted(root: string): void {
+  const format = spawnSync(path.join(REPO, 'node_modules/.bin/prettier'), ['--check', '.'], { cwd: root, encoding: 'utf8' });
+  expect(format.status, format.stdout + format.stderr).toBe(0);
+}
+
+const COMBINATIONS: Array<{ flags: string[]; twoFactor: boolean }> = [
+  { flags: ['--surface', 'none'], twoFactor: true },
+  { flags: ['--surface', 'htmx', '--alpine'], twoFactor: true },
+  { flags: ['--surface', 'htmx', '--no-alpine'], twoFactor: false },
+  { flags: ['--framework', 'react', '--typescript'], twoFactor: true },
+  { flags: ['--framework', 'none', '--no-typescript'], twoFactor: false },
+];
+
+describe('npm run format on a fresh project', () => {
+  test.each(COMBINATIONS.map((c) => ({ ...c, shown: `${c.flags.join(' ')}, two-factor ${c.twoFactor ? 'on' : 'off'}` })))(
+    '$shown: with fw create auth, an Additive, fw make page and fw make mail, prettier --check . passes',
+    async ({ flags, twoFactor }) => {
+      const root = await newProject('app', '--yes', ...flags);
+      if (!twoFactor) {
+        await editConfig(root, (json) => {
+          json.config.AUTH_TWO_FACTOR = false;
+        });
+      }
+      await ok(root, 'create', 'auth');
+      await ok(root, 'create', 'additive', 'blog', '--no-install');
+      await ok(root, 'make', 'page', 'about');
+      await ok(root, 'make', 'page', 'archive', '--additive', 'blog');
+      await ok(root, 'make', 'mail', 'welcome');
+      expectFormatted(root);
+      expect(await read(root, '.prettierignore')).toMatch(/\nfluid\/templates\/auth\/\n$/);
+
+      // fw generate keeps the line (once), and the project still passes.
+      await ok(root, 'generate', '--no-install');
+      expect((await read(root, '.prettierignore')).match(/^fluid\/templates\/auth\/$/gm)).toHaveLength(1);
+      expectFormatted(root);
+    },
+    120_000,
+  );
+
+  test('a project without the auth scaffold lists no auth templates', async () => {
+    const root = await newProject('plain', '--yes');
+    expect(await read(root, '.prettierignore')).not.toContain('fluid/templates/auth');
+    await ok(root, 'generate', '--no-install');
+    expect(await read(root, '.prettierignore')).not.toContain('fluid/templates/auth');
+  });
+});
