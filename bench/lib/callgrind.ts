@@ -10,8 +10,10 @@
  * dilutes with the kernel work both sides share.
  *
  * The protocol: instrumentation starts off (the server boots at valgrind's faster pace), goes on
- * before a warm-up (the JIT tiers up as it would under load), then each batch is zeroed, loaded
- * and dumped. Timers run at wall-clock pace while the code runs slower, so work batched by time
+ * before a warm-up (the JIT tiers up as it would under load), which goes on in counted batches
+ * until two in a row agree within 1% (on a loaded host the optimizing compiler's helper threads
+ * finish later, and two fixed-length warm-ups left batch 2 about 3% below batch 1); then each
+ * batch is zeroed, loaded and dumped. Timers run at wall-clock pace while the code runs slower, so work batched by time
  * (the request log's 10 ms gathering) is batched less than at full speed.
  *
  * Each thread is counted apart (`--separate-threads=yes`). The main thread, where JavaScript runs
@@ -78,19 +80,29 @@ export function sendRequests(server: RunningServer, path: string, count: number,
     const next = (): void => {
       if (sent >= count) return;
       sent++;
-      http
+      const req = http
         .get(server.url(path), { agent }, (res) => {
           if (res.statusCode !== 200) {
             reject(new Error(`${server.name} answered ${path} with ${res.statusCode}`));
             return;
           }
           res.resume();
+          res.on('error', (err) => reject(new Error(`${server.name}: ${path} failed mid-answer: ${err.message}`, { cause: err })));
           res.on('end', () => {
             if (++done === count) resolve();
             else next();
           });
         })
-        .on('error', reject);
+        .on('error', (err: NodeJS.ErrnoException) => {
+          // The keep-alive race Node's docs describe: the server closed an idle socket as this
+          // request went out on it (valgrind's pace stretches the idle gaps). Send it again.
+          if (req.reusedSocket && err.code === 'ECONNRESET') {
+            sent--;
+            next();
+            return;
+          }
+          reject(new Error(`${server.name}: ${path} failed: ${err.message}`, { cause: err }));
+        });
     };
     for (let i = 0; i < Math.min(connections, count); i++) next();
   }).finally(() => agent.destroy());
@@ -126,19 +138,30 @@ export interface CountOptions {
   batches: number;
 }
 
+/** Warm-up batches counted beyond `warmup` before the counted ones, at most. */
+const MAX_EXTRA_WARMUP = 8;
+
 /** Instructions per request of each batch (see the module comment for the protocol). */
 export async function countPerRequest(counted: CountedServer, options: CountOptions): Promise<BatchCount[]> {
   const { server, dumps } = counted;
   control(server, '--instr=on');
   await sendRequests(server, options.path, options.warmup);
-  const perRequest: BatchCount[] = [];
-  for (let b = 1; b <= options.batches; b++) {
+  let dump = 0;
+  const batch = async (): Promise<BatchCount> => {
     control(server, '--zero');
     await sendRequests(server, options.path, options.requests);
     control(server, '--dump');
-    const { main, all } = readDump(dumps, b);
-    perRequest.push({ main: main / options.requests, all: all / options.requests });
+    const { main, all } = readDump(dumps, ++dump);
+    return { main: main / options.requests, all: all / options.requests };
+  };
+  // Warm-up batches until two in a row agree within 1% (see the module comment).
+  for (let previous = await batch(), extra = 1; extra < MAX_EXTRA_WARMUP; extra++) {
+    const next = await batch();
+    if (Math.abs(next.main - previous.main) <= previous.main * 0.01) break;
+    previous = next;
   }
+  const perRequest: BatchCount[] = [];
+  for (let b = 1; b <= options.batches; b++) perRequest.push(await batch());
   control(server, '--instr=off');
   return perRequest;
 }
