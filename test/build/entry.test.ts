@@ -65,6 +65,18 @@ test('a port in use: one error line', async () => {
   }
 });
 
+test('a port in use under --workers 2: one error line from the primary, no stack, no restart', async () => {
+  const taken = createServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const busy = start(['--port', String(port), '--workers', '2'], { SECRET_KEY: 'k'.repeat(64) });
+    expect({ status: busy.status, stdout: busy.stdout, stderr: busy.stderr }).toEqual({ status: 1, stdout: '', stderr: `error: Cannot listen on 127.0.0.1:${port}: EADDRINUSE\n` });
+  } finally {
+    taken.close();
+  }
+});
+
 test('with a SECRET_KEY it serves the home page', async () => {
   const { PATH, HOME } = process.env;
   const server = spawn(process.execPath, ['dist/fluid/server.js', '--port', '0'], { cwd: root, env: { PATH, HOME, SECRET_KEY: 'k'.repeat(64) }, stdio: ['ignore', 'pipe', 'pipe'] });
