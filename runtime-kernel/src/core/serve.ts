@@ -167,12 +167,22 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
   const exit = options.exit ?? true;
   let stopping = false;
-  const shutDown = (signal: NodeJS.Signals): void => {
+  /** Whether a signal reached this process itself (not the primary's shutdown message). */
+  let signalled = false;
+  const shutDown = (signal: NodeJS.Signals, direct: boolean): void => {
     if (stopping) {
+      // In a worker, the primary's message and a SIGTERM sent to the whole process group
+      // (systemd's default KillMode=control-group, `kill -TERM -<pgid>`, `timeout`) are one
+      // shutdown, which drains: only a second signal to this process itself exits at once.
+      if (!direct || (worker && !signalled)) {
+        signalled ||= direct;
+        return;
+      }
       fluid.logger.warn(`second ${signal}: exiting now`);
       process.exit(1);
     }
     stopping = true;
+    signalled = direct;
     fluid.logger.info(`${signal}: shutting down`);
     // SIGTERM is how orchestrators stop a process: drain first. SIGINT is a person at a terminal.
     fluid.close({ drain: signal === 'SIGTERM' }).then(
@@ -188,14 +198,14 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   // A worker shuts down when its primary says so. A terminal's Ctrl-C reaches the whole process
   // group, so a worker ignores SIGINT (the primary relays it once); a direct SIGTERM still works.
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (!(worker && signal === 'SIGINT')) shutDown(signal);
+    if (!(worker && signal === 'SIGINT')) shutDown(signal, true);
   };
   const onMessage = (message: unknown): void => {
-    if (isShutdownMessage(message)) shutDown(message.signal);
+    if (isShutdownMessage(message)) shutDown(message.signal, false);
   };
   for (const s of signals) process.on(s, onSignal);
   if (worker) process.on('message', onMessage);
-  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM'), fluid);
+  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM', true), fluid);
   const close = async (): Promise<void> => {
     for (const s of signals) process.off(s, onSignal);
     process.off('message', onMessage);
