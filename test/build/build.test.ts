@@ -9,6 +9,8 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { run } from '../../generators/src/commands/build.js';
 import { listFiles, REPO, tempDir, testIO } from '../generators/helpers.js';
+import { fw, linkFromCheckout, newProject } from '../generators/project-helpers.js';
+import { ensurePrismaOffline } from '../support/prisma.js';
 
 const TSCONFIG = JSON.stringify({
   compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: [], rootDir: '.', outDir: 'dist' },
@@ -77,9 +79,42 @@ test('without tsconfig.build.json or TypeScript it says what is missing and how 
   expect(existsSync(path.join(root, 'dist'))).toBe(false);
 });
 
-test('fw build --help explains the three steps; a stray argument is an error', async () => {
+test('fw build --help explains the steps; a stray argument is an error', async () => {
   const io = testIO(REPO);
   expect(await run(['--help'], io)).toBe(0);
-  expect(io.out()).toMatch(/compiles the server code[\s\S]*copies every other file[\s\S]*builds every Vite workspace/);
+  expect(io.out()).toMatch(/generates the Prisma client[\s\S]*compiles the server code[\s\S]*copies every other file[\s\S]*builds every Vite workspace/);
   await expect(run(['now'], testIO(REPO))).rejects.toThrow(/fw build: unexpected argument now/);
+});
+
+test('a fresh checkout of a Prisma app builds: fw build generates the git-ignored client the server code imports', async () => {
+  const root = await newProject('fresh');
+  expect((await fw(root, 'migrate', 'init', '--no-install')).code).toBe(0);
+  await writeFile(
+    path.join(root, 'prisma/main/schema.prisma'),
+    (await readFile(path.join(root, 'prisma/main/schema.prisma'), 'utf8')) + '\nmodel Note {\n  id   Int    @id @default(autoincrement())\n  text String\n}\n',
+  );
+  // Server code that needs the generated client's types, as the auth scaffold's does.
+  await writeFile(
+    path.join(root, 'fluid/notes.ts'),
+    "import type { Note } from '../generated/prisma/main/client.js';\n\nexport const label = (note: Note): string => note.text;\n",
+  );
+  // What a clone has: no generated/ (git ignores it), the packages npm ci installs.
+  expect(existsSync(path.join(root, 'generated'))).toBe(false);
+  await linkFromCheckout(root, ['typescript', '@types/node', '@fw/kernel', 'prisma', '@prisma/client']);
+  await mkdir(path.join(root, 'node_modules/.bin'));
+  await symlink('../prisma/build/index.js', path.join(root, 'node_modules/.bin/prisma'));
+  const io = testIO(root);
+  io.env = { ...io.env, PRISMA_SCHEMA_ENGINE_BINARY: ensurePrismaOffline(), CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+  expect(await run([], io)).toBe(0);
+  expect(existsSync(path.join(root, 'dist/fluid/notes.js'))).toBe(true);
+  expect(existsSync(path.join(root, 'dist/generated/prisma/main/client.js'))).toBe(true);
+  expect(io.out()).toContain('fw build: generated the Prisma client (main), compiled fluid/ and additives/ into dist/');
+}, 120_000);
+
+test('a Prisma app without the prisma CLI installed: the build says what to install', async () => {
+  const root = await newProject('noprisma');
+  expect((await fw(root, 'migrate', 'init', '--no-install')).code).toBe(0);
+  await expect(run([], testIO(root))).rejects.toThrow(
+    /^fw build: prisma CLI not found in node_modules\/\.bin of .*; install it: npm install --save-dev --save-exact prisma@7 \(the build generates the Prisma client of prisma\/main\)$/,
+  );
 });

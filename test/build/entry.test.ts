@@ -65,6 +65,52 @@ test('a port in use: one error line', async () => {
   }
 });
 
+test('a port in use under --workers 2: one error line from the primary, no stack, no restart', async () => {
+  const taken = createServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const busy = start(['--port', String(port), '--workers', '2'], { SECRET_KEY: 'k'.repeat(64) });
+    expect({ status: busy.status, stdout: busy.stdout, stderr: busy.stderr }).toEqual({ status: 1, stdout: '', stderr: `error: Cannot listen on 127.0.0.1:${port}: EADDRINUSE\n` });
+  } finally {
+    taken.close();
+  }
+});
+
+test('--workers 2 and SIGTERM to the whole process group (systemd, kill -TERM -<pgid>): the workers drain instead of exiting at once', async () => {
+  const { PATH, HOME } = process.env;
+  // detached: the server leads a process group of its own, as under a service manager.
+  const server = spawn(process.execPath, ['dist/fluid/server.js', '--port', '0', '--workers', '2'], {
+    cwd: root,
+    env: { PATH, HOME, SECRET_KEY: 'k'.repeat(64), SERVER_DRAIN_DELAY: '3', FW_LOG_FORMAT: 'text' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  server.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const exited = once(server, 'exit');
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stdout.on('data', () => {
+        const match = /serving at (http:\/\/\S+)/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      server.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+    });
+    // Probed once per worker (round robin), so each drains for SERVER_DRAIN_DELAY.
+    for (let i = 0; i < 4; i++) expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    process.kill(-server.pid!, 'SIGTERM');
+    const ready = await fetch(`${url}/readyz`);
+    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: 'draining' } });
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    expect(await exited).toEqual([0, null]);
+    expect(out).not.toContain('second SIGTERM');
+  } finally {
+    if (server.exitCode === null) process.kill(-server.pid!, 'SIGKILL');
+  }
+}, 60_000);
+
 test('with a SECRET_KEY it serves the home page', async () => {
   const { PATH, HOME } = process.env;
   const server = spawn(process.execPath, ['dist/fluid/server.js', '--port', '0'], { cwd: root, env: { PATH, HOME, SECRET_KEY: 'k'.repeat(64) }, stdio: ['ignore', 'pipe', 'pipe'] });

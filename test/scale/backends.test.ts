@@ -8,6 +8,7 @@ import { serve, type Fluid } from '@fw/kernel';
 import { installAuth } from '@fw/kernel/auth';
 import { secretFingerprint } from '@fw/kernel/health';
 import { reportBackends } from '@fw/kernel/core';
+import { Database, registerDatabase } from '@fw/kernel/db';
 import { limit } from '@fw/kernel/limits';
 import { testUsers } from '../auth/helpers.js';
 import { cleanupProjects, makeFluid, memoryLogger } from '../kernel/helpers.js';
@@ -71,6 +72,35 @@ describe('the backends line and the scale-out warnings', () => {
     reportBackends(fluid, { workers: 3, print: (l) => printed.push(l) });
     expect(printed).toEqual(['fw: backends: events redis bus (shared), rate limits redis (shared), cache redis (shared)']);
     expect(lines.filter((l) => l.startsWith('warn SCALE-OUT'))).toEqual([]);
+  });
+});
+
+describe('database binds in the backends line', () => {
+  /** An app on Redis with a `Database` of `binds` (a client class of its own: nothing connects). */
+  async function dbApp(binds: Record<string, string>): Promise<{ printed: string[]; lines: string[] }> {
+    const { fluid, lines } = app({ CACHE_TYPE: 'redis', CACHE_REDIS_URL: redis.url, FW_INSTANCES: 2, DATABASE_BINDS: binds });
+    class Client {
+      constructor(readonly options: unknown) {}
+      $connect = async (): Promise<void> => undefined;
+      $disconnect = async (): Promise<void> => undefined;
+    }
+    const clients = Object.fromEntries(Object.keys(binds).map((name) => [name, Client]));
+    registerDatabase(fluid, new Database({ binds: fluid.config.DATABASE_BINDS, root: fluid.root, clients }));
+    await fluid.mix();
+    const printed: string[] = [];
+    reportBackends(fluid, { workers: 2, print: (l) => printed.push(l) });
+    return { printed, lines };
+  }
+
+  it('a SQLite bind on FW_INSTANCES=2 hosts is named and warned: each host would have its own database', async () => {
+    const { printed, lines } = await dbApp({ main: 'file:./var/main.db', reports: 'postgresql://app@db.example.com:5432/reports' });
+    expect(printed).toEqual([
+      'fw: backends: events redis bus (shared), rate limits redis (shared), cache redis (shared), database main sqlite (this host), database reports postgresql (shared)',
+    ]);
+    const warnings = lines.filter((l) => l.startsWith('warn SCALE-OUT:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('the database main backend (sqlite) is per host, but 2 worker processes on FW_INSTANCES=2 hosts serve this app: each host has its own SQLite file');
+    expect(warnings[0]).toContain('Fix: point DATABASE_BINDS.main (or DATABASE_URL) at one PostgreSQL server');
   });
 });
 

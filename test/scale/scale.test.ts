@@ -132,7 +132,7 @@ describe('three processes behind a proxy', () => {
 
   it('say at startup which backend each part uses: all shared, no warning', () => {
     for (const app of apps) {
-      expect(app.out).toContain('fw: backends: events redis bus (shared), rate limits redis (shared), cache redis (shared)');
+      expect(app.out).toContain('fw: backends: events redis bus (shared), rate limits redis (shared), cache redis (shared), database main postgresql (shared)');
       expect(app.logs.filter((l) => l.msg.startsWith('SCALE-OUT'))).toEqual([]);
     }
   });

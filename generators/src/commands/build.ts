@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
+import { findPrismaBinary } from '../migrate/run.js';
 import { findProjectRoot } from '../project.js';
 
 /** Usage text of `fw build`. */
@@ -14,15 +15,18 @@ export const help = `Usage: fw build
 
 Builds the app for production, so \`npm start\` runs plain JavaScript with production
 dependencies only:
-  1. with FW_TAILWIND on, compiles every raw Tailwind stylesheet (static/tailwind_raw.css) into
+  1. generates the Prisma client of every bind with a migration environment
+     (prisma generate --config prisma/<bind>/prisma.config.ts): the server code imports it from
+     generated/, which git ignores, so a fresh checkout (CI, a container build) builds too;
+  2. with FW_TAILWIND on, compiles every raw Tailwind stylesheet (static/tailwind_raw.css) into
      its static/tailwind.css (and a Vite surface's frontend/src/tailwind.css), as the boot does:
      the boot then finds them up to date and writes nothing, so the deployed files may be
      read-only;
-  2. compiles the server code (fluid/, additives/) with the project's TypeScript and
+  3. compiles the server code (fluid/, additives/) with the project's TypeScript and
      tsconfig.build.json into dist/ (dist/fluid/server.js is the entry);
-  3. copies every other file of those folders (templates, static files, manifest.json) next to
+  4. copies every other file of those folders (templates, static files, manifest.json) next to
      the compiled modules, so each module finds what it reads beside itself;
-  4. type-checks and builds every Vite workspace (npm run check / build --workspaces).
+  5. type-checks and builds every Vite workspace (npm run check / build --workspaces).
 dist/ is emptied first, so nothing deleted from the sources survives there.
 
 Options:
@@ -45,6 +49,8 @@ export interface BuildResult {
   frontend: boolean;
   /** The stylesheets compiled with `FW_TAILWIND` on (project-relative); none with it off. */
   tailwind: string[];
+  /** The binds whose Prisma client was generated (those with `prisma/<bind>/prisma.config.ts`). */
+  prisma: string[];
 }
 
 /** Runs a command in `cwd` with the output passed through; rejects naming it (as `label`) on failure. */
@@ -139,6 +145,15 @@ async function hasRawStylesheet(root: string): Promise<boolean> {
   return surfaces.some((s) => RAW_STYLESHEETS.some((raw) => existsSync(path.join(root, s, 'static', raw))));
 }
 
+/** The binds with a migration environment (`prisma/<bind>/prisma.config.ts`), sorted. */
+async function prismaBinds(root: string): Promise<string[]> {
+  const entries = await readdir(path.join(root, 'prisma'), { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(root, 'prisma', entry.name, 'prisma.config.ts')))
+    .map((entry) => entry.name)
+    .sort();
+}
+
 /** Builds the project at `root` (see {@link help}). */
 export async function buildProject(root: string, io: CommandIO): Promise<BuildResult> {
   if (!existsSync(path.join(root, BUILD_CONFIG))) {
@@ -162,6 +177,22 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
     const generate = required((await kernelFrontend(root)).generateProjectTailwind);
     tailwind = await kernelStep(() => generate(root, { env: io.env }));
   }
+  // The clients the server code imports (`generated/prisma/<bind>/client.js`) are git-ignored
+  // output of the schemas: generated here, so the build never depends on an earlier
+  // `fw migrate dev` in this folder and never compiles a client older than its schema.
+  const prisma = await prismaBinds(root);
+  if (prisma.length > 0) {
+    let binary: string;
+    try {
+      binary = findPrismaBinary(root);
+    } catch (error) {
+      throw new CliError(`fw build: ${error instanceof Error ? error.message : String(error)} (the build generates the Prisma client of ${prisma.map((b) => `prisma/${b}`).join(', ')})`);
+    }
+    for (const bind of prisma) {
+      const config = `prisma/${bind}/prisma.config.ts`;
+      await step(binary, ['generate', '--config', config], root, io, `prisma generate --config ${config}`);
+    }
+  }
   const tsc = projectTsc(root);
   await rm(path.join(root, OUT_DIR), { recursive: true, force: true });
   await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io, `tsc -p ${BUILD_CONFIG}`);
@@ -178,7 +209,7 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
     // are gone after `npm ci --omit=dev`, so the frontend is built here, once.
     for (const script of ['check', 'build']) await step('npm', ['run', script, '--workspaces', '--if-present'], root, io);
   }
-  return { copied, frontend, tailwind };
+  return { copied, frontend, tailwind, prisma };
 }
 
 /** `fw build`. Returns the exit code. */
@@ -192,7 +223,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const root = await findProjectRoot(io.cwd);
   const result = await buildProject(root, io);
   io.stdout.write(
-    `fw build: compiled ${SOURCE_DIRS.join('/ and ')}/ into ${OUT_DIR}/, copied ${result.copied.length} other file${result.copied.length === 1 ? '' : 's'} beside them` +
+    `fw build: ${result.prisma.length > 0 ? `generated the Prisma client${result.prisma.length === 1 ? '' : 's'} (${result.prisma.join(', ')}), ` : ''}compiled ${SOURCE_DIRS.join('/ and ')}/ into ${OUT_DIR}/, copied ${result.copied.length} other file${result.copied.length === 1 ? '' : 's'} beside them` +
       `${result.tailwind.length > 0 ? `, compiled Tailwind (${result.tailwind.join(', ')})` : ''}` +
       `${result.frontend ? ', built the Vite workspaces' : ''}.\nStart it with: npm start (node ${OUT_DIR}/fluid/server.js)\n`,
   );

@@ -102,6 +102,9 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
  * install lacks, `MissingPackageError`) is one `error: <message>` line on stderr and exit
  * status 1, as under `fw run`, not a stack trace of the kernel's bundle. Anything else is thrown on, so Node prints its stack.
  *
+ * In a worker of `--workers N`, such an error goes to the primary instead of stderr, and the
+ * primary prints it as its own one line (once, however many workers hit it) and exits 1.
+ *
  * ```ts
  * try {
  *   const { default: fluid } = await import('./app.js');
@@ -117,11 +120,30 @@ export function startupFailed(err: unknown): never {
   // A file the kernel had to write and the file system refused (a read-only deployment) is named
   // by the kernel's own message, with the way out.
   const refused = err instanceof FrameworkException && err.cause !== undefined && (code === 'EROFS' || code === 'EPERM');
-  if (err instanceof ConfigError || err instanceof MissingPackageError || refused || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
+  if (err instanceof ConfigError || err instanceof MissingPackageError || err instanceof WorkerStartupError || refused || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
+    // A worker (all of them hit the same port or config) leaves the one line to its primary.
+    if (cluster.isWorker && process.send) {
+      // Exits once the message is on its way: it would be lost if the process exited before.
+      process.send({ fw: 'startup-failed', message: err.message } satisfies StartupFailedMessage, () => process.exit(1));
+      return undefined as never;
+    }
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(1);
   }
   throw err;
+}
+
+/** A worker of a cluster stopped before it was serving; its message is the worker's reason. */
+class WorkerStartupError extends FrameworkException {}
+
+/** The IPC message a worker sends its primary when {@link startupFailed} stops it. */
+interface StartupFailedMessage {
+  fw: 'startup-failed';
+  message: string;
+}
+
+function isStartupFailedMessage(message: unknown): message is StartupFailedMessage {
+  return typeof message === 'object' && message !== null && (message as { fw?: unknown }).fw === 'startup-failed' && typeof (message as { message?: unknown }).message === 'string';
 }
 
 /** Serves an app until a signal arrives or `close()` is called; see the module comment. */
@@ -145,12 +167,22 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
   const exit = options.exit ?? true;
   let stopping = false;
-  const shutDown = (signal: NodeJS.Signals): void => {
+  /** Whether a signal reached this process itself (not the primary's shutdown message). */
+  let signalled = false;
+  const shutDown = (signal: NodeJS.Signals, direct: boolean): void => {
     if (stopping) {
+      // In a worker, the primary's message and a SIGTERM sent to the whole process group
+      // (systemd's default KillMode=control-group, `kill -TERM -<pgid>`, `timeout`) are one
+      // shutdown, which drains: only a second signal to this process itself exits at once.
+      if (!direct || (worker && !signalled)) {
+        signalled ||= direct;
+        return;
+      }
       fluid.logger.warn(`second ${signal}: exiting now`);
       process.exit(1);
     }
     stopping = true;
+    signalled = direct;
     fluid.logger.info(`${signal}: shutting down`);
     // SIGTERM is how orchestrators stop a process: drain first. SIGINT is a person at a terminal.
     fluid.close({ drain: signal === 'SIGTERM' }).then(
@@ -166,14 +198,14 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   // A worker shuts down when its primary says so. A terminal's Ctrl-C reaches the whole process
   // group, so a worker ignores SIGINT (the primary relays it once); a direct SIGTERM still works.
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (!(worker && signal === 'SIGINT')) shutDown(signal);
+    if (!(worker && signal === 'SIGINT')) shutDown(signal, true);
   };
   const onMessage = (message: unknown): void => {
-    if (isShutdownMessage(message)) shutDown(message.signal);
+    if (isShutdownMessage(message)) shutDown(message.signal, false);
   };
   for (const s of signals) process.on(s, onSignal);
   if (worker) process.on('message', onMessage);
-  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM'), fluid);
+  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM', true), fluid);
   const close = async (): Promise<void> => {
     for (const s of signals) process.off(s, onSignal);
     process.off('message', onMessage);
@@ -198,13 +230,16 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
   let stopping: Promise<void> | undefined;
   /** Start times of recent crashes: a worker that keeps dying right after start is not restarted forever. */
   const crashes: number[] = [];
+  /** Whether every worker has served once (before that, a worker that exits fails the start). */
+  let serving = false;
 
   const fork = (): Worker => {
     const worker = cluster.fork();
     live.add(worker);
     worker.once('exit', (code, signal) => {
       live.delete(worker);
-      if (stopping) return;
+      // Before every worker serves, an exit is a failed start: `listening` below rejects.
+      if (stopping || !serving) return;
       const now = Date.now();
       crashes.push(now);
       while (crashes.length > 0 && crashes[0]! < now - 60_000) crashes.shift();
@@ -226,25 +261,34 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
     const onListening = (_worker: Worker, at: Address): void => {
       address ??= { address: at.address, port: at.port, family: at.addressType === 6 ? 'IPv6' : 'IPv4' };
       if (++ready === count) {
-        cluster.off('listening', onListening);
-        cluster.off('exit', onEarlyExit);
+        settle();
         resolve(address);
       }
     };
+    const settle = (): void => {
+      cluster.off('listening', onListening);
+      cluster.off('exit', onEarlyExit);
+      cluster.off('message', onFailure);
+    };
+    // A worker stopped by `startupFailed` says why; the first reason is the primary's error line.
+    const onFailure = (_worker: Worker, message: unknown): void => {
+      if (!isStartupFailedMessage(message)) return;
+      settle();
+      reject(new WorkerStartupError(message.message));
+    };
     const onEarlyExit = (worker: Worker, code: number | null): void => {
-      if (ready < count) {
-        cluster.off('listening', onListening);
-        cluster.off('exit', onEarlyExit);
-        reject(new FrameworkException(`worker ${worker.process.pid} exited (code ${code}) before it was serving; see its log above`));
-      }
+      settle();
+      reject(new WorkerStartupError(`worker ${worker.process.pid} exited (code ${code}) before it was serving; see its log above`));
     };
     cluster.on('listening', onListening);
     cluster.on('exit', onEarlyExit);
+    cluster.on('message', onFailure);
   });
   for (let i = 0; i < count; i++) fork();
   let address: AddressInfo;
   try {
     address = await listening;
+    serving = true;
   } catch (err) {
     stopping = Promise.resolve();
     for (const worker of live) worker.process.kill('SIGKILL');

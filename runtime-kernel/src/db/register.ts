@@ -1,4 +1,5 @@
 import type { Logger } from '../core/errors.js';
+import type { Backend, Plugin } from '../core/plugin.js';
 import type { ClientClasses, Database } from './database.js';
 
 /** What `registerDatabase` uses of the app (a `Fluid` has all of it; only `onShutdown` is required). */
@@ -12,6 +13,24 @@ export interface ShutdownHooks {
   readonly logger?: Logger;
   /** The health plugin: each bind becomes a readiness check. */
   readonly health?: { check(name: string, fn: () => unknown, options?: { log?: boolean }): unknown };
+  /** Where the binds join serve()'s `fw: backends:` line and its scale-out warnings (plugin `database`). */
+  plugin?(plugin: Plugin): unknown;
+  /** The plugins already registered (a second `Database` adds no second `database` plugin). */
+  readonly plugins?: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * A bind as serve() reports it: a SQLite file is per host (each host or container has its own
+ * file, so FW_INSTANCES > 1 warns), any server database is shared.
+ */
+function bindBackend(name: string, provider: string): Backend {
+  return {
+    name: `database ${name}`,
+    kind: provider,
+    scope: provider === 'sqlite' ? 'host' : 'shared',
+    breaks: 'each host has its own SQLite file: what one host writes (accounts, your rows) the others never see',
+    fix: `point DATABASE_BINDS.${name} (or DATABASE_URL) at one PostgreSQL server for every host (npx fw docs databases, "Moving a bind to another database")`,
+  };
 }
 
 /**
@@ -35,5 +54,8 @@ export function registerDatabase<C extends ClientClasses>(fluid: ShutdownHooks, 
     for (const name of db.names) void db.pendingMigrations(name).catch(() => undefined);
   });
   fluid.onShutdown(() => db.dispose());
+  if (fluid.plugin && !fluid.plugins?.has('database')) {
+    fluid.plugin({ name: 'database', backends: () => db.names.map((name) => bindBackend(name, db.uris[name]!.provider)) });
+  }
   return db;
 }
