@@ -6,14 +6,16 @@
  * (SQLite, the Prisma stand-in), booted on a real server, and each page's icon link is fetched.
  * A Vite project serving its own index has no `fluid/static/favicon.svg` nor `fluid/static/app.css`:
  * its generated pages link its Vite workspace's icon (`/frontend/favicon.svg`, from `public/`) and no
- * stylesheet it lacks, checked here in production (the Vite build served); test/dev/vite-icon.test.ts
- * checks the same addresses under `fw dev`.
+ * stylesheet it lacks; its auth pages link the scaffold's own `fluid/static/auth.css` instead (they
+ * were unstyled browser defaults), checked here in production (the Vite build served) and in
+ * Chromium; test/dev/vite-icon.test.ts checks the same addresses under `fw dev`.
  */
 import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fw } from '../generators/project-helpers.js';
+import { launchBrowser } from '../support/browser.js';
 import { REPO_ROOT } from '../support/prisma.js';
 import { boot, migrate, scaffoldProject, type RunningApp, type ScaffoldProject } from './app.js';
 
@@ -74,6 +76,9 @@ describe('an htmx project', () => {
   it('the auth pages link the app stylesheet, as the home page does, and it answers 200', async () => {
     const html = await (await fetch(`${app.url}/sign-in`)).text();
     expect(linkHrefs(html)).toContain('/static/app.css');
+    // The scaffold's own stylesheet is only for an app without app.css.
+    expect(linkHrefs(html)).not.toContain('/static/auth.css');
+    await expect(readFile(path.join(project.root, 'fluid/static/auth.css'))).rejects.toThrow(/ENOENT/);
     for (const href of linkHrefs(html)) expect((await fetch(new URL(href, app.url), { redirect: 'manual' })).status, href).toBe(200);
   });
 
@@ -88,7 +93,7 @@ describe('an htmx project', () => {
     const layout = await readFile(path.join(REPO_ROOT, 'blueprints/auth/scaffold/common/fluid/templates/auth/layout.html.hbs'), 'utf8');
     const expected = layout
       .replace('{{{icon}}}', "{{static 'favicon.svg'}}")
-      .replace(/\{\{#if stylesheet\}\}\n([^\n]*\n)\{\{\/if\}\}\n/, '$1')
+      .replace(/\{\{#if stylesheet\}\}\n([^\n]*\n)\{\{else\}\}\n[^\n]*\n\{\{\/if\}\}\n/, '$1')
       .replaceAll('\\{{', '{{');
     expect(before[TEMPLATES.indexOf('fluid/templates/auth/layout.html')]).toBe(expected);
     expect(expected).toContain('      {{#if notice}}<p class="notice" role="status">{{notice}}</p>{{/if}}\n');
@@ -141,4 +146,46 @@ describe('a Vite project serving its own index', () => {
     expect(html).toContain('<h1>Sign in</h1>');
     for (const href of linkHrefs(html)) expect((await fetch(new URL(href, app.url), { redirect: 'manual' })).status, href).toBe(200);
   });
+
+  it.each(['/sign-in', '/sign-up', '/forgot-password'])("%s links the scaffold's own stylesheet, /static/auth.css, which answers 200 as CSS", async (pathname) => {
+    const html = await (await fetch(`${app.url}${pathname}`)).text();
+    expect(linkHrefs(html)).toContain('/static/auth.css');
+    const css = await fetch(`${app.url}/static/auth.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await css.text()).toContain('main.auth');
+  });
+
+  it('the sign-in page is styled in Chromium, with no CSP violation, console error or failed request', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on('requestfailed', (request) => problems.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __violations: string[] }).__violations = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
+      });
+      await page.goto(`${app.url}/sign-in`, { waitUntil: 'networkidle' });
+      // Browser defaults: a full-width <main>, a transparent button, Times; the stylesheet changes all three.
+      const style = await page.evaluate(() => {
+        const main = getComputedStyle(document.querySelector('main.auth')!);
+        const button = getComputedStyle(document.querySelector('button[type="submit"]')!);
+        return { maxWidth: main.maxWidth, background: main.backgroundColor, button: button.backgroundColor, font: getComputedStyle(document.body).fontFamily };
+      });
+      expect(style).toEqual({ maxWidth: '448px', background: 'rgb(255, 255, 255)', button: 'rgb(31, 111, 235)', font: 'system-ui, sans-serif' });
+      problems.push(...(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)));
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });

@@ -4,7 +4,8 @@
  * `/frontend/favicon.svg` (the workspace's `public/favicon.svg`). The `/favicon.ico` redirect of
  * the generated `fluid/app.ts` and the generated template pages name that address; under
  * `fw dev` it was a 404 (only the production build was mounted at `/frontend/`).
- * test/auth-scaffold/page-icons.test.ts checks the same pages in production.
+ * The auth pages are styled by the scaffold's own `fluid/static/auth.css` (such an app has no
+ * `app.css`). test/auth-scaffold/page-icons.test.ts checks the same pages in production.
  */
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -69,7 +70,7 @@ describe('fw dev of a Vite app serving /', () => {
     for (const href of hrefs) expect((await fetch(new URL(href, dev.base), { redirect: 'manual' })).status, href).toBe(200);
   });
 
-  it('a browser opening /sign-in has no failed request', async () => {
+  it('a browser opening /sign-in has no failed request, and the page is styled by the scaffold\'s /static/auth.css', async () => {
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
@@ -80,6 +81,9 @@ describe('fw dev of a Vite app serving /', () => {
       });
       await page.goto(`${dev.base}/sign-in`, { waitUntil: 'networkidle' });
       expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/frontend/favicon.svg');
+      expect(await page.getAttribute('link[rel="stylesheet"]', 'href')).toBe('/static/auth.css');
+      // A browser default <main> has no max-width; the scaffold's stylesheet gives it one.
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('main.auth')!).maxWidth)).toBe('448px');
       expect(failed).toEqual([]);
     } finally {
       await browser.close();

@@ -36,7 +36,11 @@ export interface AuthScaffoldOptions {
   api: boolean;
   /** The `href` of the main app's icon, which the auth layout links (`appIconHref` of `additive/render.ts`). */
   icon: string;
-  /** The main app has the stylesheet of the project blueprint (`fluid/static/app.css`): the auth layout links it. */
+  /**
+   * The main app has the stylesheet of the project blueprint (`fluid/static/app.css`): the auth
+   * layout links it. Otherwise (an app whose Vite surface serves `/`) the scaffold writes its own,
+   * `fluid/static/auth.css`, and the layout links that one.
+   */
   stylesheet: boolean;
   /** Folder of the `auth` blueprint (default: `blueprints/auth` of this package). */
   blueprint?: string;
@@ -49,7 +53,7 @@ const APP_CALL = 'installAuthScaffold(fluid);';
 export async function renderAuthScaffold(tree: Tree, options: AuthScaffoldOptions): Promise<void> {
   const source = options.blueprint ?? blueprintDir('auth');
   const data = { projectName: options.projectName, bind: options.bind, twoFactor: options.twoFactor, api: options.api, icon: options.icon, stylesheet: options.stylesheet };
-  const parts = ['common', ...(options.twoFactor ? ['two-factor'] : []), ...(options.api ? ['api'] : [])];
+  const parts = ['common', ...(options.twoFactor ? ['two-factor'] : []), ...(options.api ? ['api'] : []), ...(options.stylesheet ? [] : ['style'])];
   for (const part of parts) {
     const blueprint = await loadBlueprint(`auth-${part}`, path.join(source, 'scaffold', part));
     renderBlueprint(blueprint, data, tree, AUTH_SCAFFOLD_GENERATOR_ID);

@@ -6,16 +6,22 @@
  * |---|---|
  * | `fw.json`, `.env`, `app_configs/*.ini` | restart the server |
  * | server code: anything under `fluid/` or `additives/<name>/` not listed below (`*.ts`, `manifest.json`, locales) | restart |
- * | a migration added or removed: `prisma/<bind>/migrations/<name>/migration.sql` | restart |
+ * | a migration added or removed: `prisma/<bind>/migrations/<name>/migration.sql` | `migration`: restart, once the bind's client is regenerated (runner.ts) |
+ * | the generated Prisma client: the `output` folder of a `prisma/<bind>/schema.prisma` generator (`generated/prisma/<bind>/`) | `client`: restart once it settles |
  * | `templates/**` of the app or an Additive | `template`: the app re-reads it; the browser reloads (Tailwind recompiles first) |
  * | `static/**` of the app or an Additive | `static`: the browser reloads (a stylesheet is swapped in place) |
  * | a frontend workspace (`fluid/frontend/**`, `additives/<name>/frontend/**`) | nothing here: Vite's HMR has it |
  * | compiled output (`dist/`, `tailwind.css`), `.fw/`, `.git/`, `node_modules/`, tests, temp, editor and `sed -i` files | ignored |
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** What to do about one changed file. */
-export type ChangeKind = 'restart' | 'template' | 'static' | 'frontend' | 'ignore';
+/**
+ * What to do about one changed file: `restart`, `migration` and `client` all restart the app
+ * (the runner waits for a migration's client, {@link prismaClientDirs}, so one `fw migrate dev` is
+ * one restart).
+ */
+export type ChangeKind = 'restart' | 'migration' | 'client' | 'template' | 'static' | 'frontend' | 'ignore';
 
 /** Folders never looked into (at any depth). */
 const IGNORED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.fw', 'dist', 'coverage', '.vite']);
@@ -51,13 +57,20 @@ function isTest(segments: readonly string[]): boolean {
 
 /**
  * Classifies a path relative to the project root (either separator). `isDir` says the path is a
- * folder (the watcher asks before descending, so ignored folders are never watched).
+ * folder (the watcher asks before descending, so ignored folders are never watched). `clients`:
+ * the project-relative folders of the generated Prisma clients ({@link prismaClientDirs}); a file
+ * in one is `client`, and the folders leading to one are watched.
  */
-export function classifyChange(rel: string, isDir = false): ChangeKind {
+export function classifyChange(rel: string, isDir = false, clients: readonly string[] = []): ChangeKind {
   const segments = rel.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
   if (segments.length === 0) return isDir ? 'restart' : 'ignore'; // the root itself
   const name = segments[segments.length - 1]!;
   if (segments.some((s) => IGNORED_DIRS.has(s)) || isTempName(name) || (!isDir && isSedTemp(name))) return 'ignore';
+  const posix = segments.join('/');
+  for (const dir of clients) {
+    if (posix === dir || posix.startsWith(`${dir}/`)) return 'client';
+    if (isDir && dir.startsWith(`${posix}/`)) return 'client'; // on the way to a client folder
+  }
   const [top, ...rest] = segments;
   if (segments.length === 1) {
     if (top === 'fw.json' || top === '.env') return 'restart';
@@ -65,7 +78,7 @@ export function classifyChange(rel: string, isDir = false): ChangeKind {
     return 'ignore';
   }
   if (top === 'app_configs') return rest.length === 1 && (isDir || name.endsWith('.ini')) ? 'restart' : 'ignore';
-  if (top === 'prisma') return migrationChange(rest, isDir) ? 'restart' : 'ignore';
+  if (top === 'prisma') return migrationChange(rest, isDir) ? 'migration' : 'ignore';
   // The surface folder: fluid/ or additives/<name>/; `inner` is the path inside it.
   let inner: string[];
   if (top === 'fluid') inner = rest;
@@ -97,9 +110,42 @@ function migrationChange(rest: readonly string[], isDir: boolean): boolean {
 }
 
 /** True when a folder need not be watched at all (nothing under it can matter). */
-export function ignoredDir(rel: string): boolean {
-  const kind = classifyChange(rel, true);
+export function ignoredDir(rel: string, clients: readonly string[] = []): boolean {
+  const kind = classifyChange(rel, true, clients);
   return kind === 'ignore' || kind === 'frontend';
+}
+
+/**
+ * The folders the Prisma clients of the project are generated into, project-relative (posix):
+ * the `output` of every `generator` block of `prisma/<bind>/schema.prisma`, resolved from the
+ * schema's folder as Prisma does (`../../generated/prisma/<bind>` for fw's schemas). `fw migrate
+ * dev` writes a migration before it regenerates the client, so the dev loop watches these too: an
+ * app restarted on the migration alone would load the old client. Folders outside the project,
+ * or under `node_modules/` (a generator without `output`), are left out: they are never watched.
+ */
+export function prismaClientDirs(root: string): string[] {
+  let binds: string[];
+  try {
+    binds = readdirSync(path.join(root, 'prisma'), { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? [entry.name] : []));
+  } catch {
+    return [];
+  }
+  const dirs = new Set<string>();
+  for (const bind of binds) {
+    let schema: string;
+    try {
+      schema = readFileSync(path.join(root, 'prisma', bind, 'schema.prisma'), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const block of schema.matchAll(/^\s*generator\s+\w+\s*\{([^}]*)\}/gm)) {
+      const output = /^\s*output\s*=\s*"([^"]+)"/m.exec(block[1]!)?.[1];
+      if (!output) continue;
+      const rel = relPath(root, path.resolve(root, 'prisma', bind, output));
+      if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split('/').some((s) => IGNORED_DIRS.has(s))) dirs.add(rel);
+    }
+  }
+  return [...dirs].sort();
 }
 
 /** The project-relative posix path of an absolute path under `root`. */

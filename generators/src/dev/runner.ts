@@ -4,6 +4,9 @@
  *
  * - a server change restarts the child (changes in a row are batched; restarts never overlap,
  *   so two apps never race for one port);
+ * - a migration (`fw migrate dev`) restarts it once its Prisma client is regenerated: Prisma writes
+ *   `migration.sql` first and the client after, so the restart waits up to {@link CLIENT_WAIT} for
+ *   the client folder to change, then for it to be quiet ({@link CLIENT_SETTLE});
  * - a template or static change is sent to the running child over the IPC channel: the kernel
  *   recompiles Tailwind when it is on and tells the browsers to reload (docs/dev.md);
  * - frontend workspace changes are left to Vite's HMR in the child, and compiled output, temp
@@ -17,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CommandIO } from '../cli/io.js';
-import { classifyChange, ignoredDir, relPath, type ChangeKind } from './classify.js';
+import { classifyChange, ignoredDir, prismaClientDirs, relPath, type ChangeKind } from './classify.js';
 import { openDownPage, type DownPage } from './down-page.js';
 import { addressOf, isFailedMessage, isServingMessage, type ChangedMessage, type FailedMessage } from './messages.js';
 
@@ -30,6 +33,19 @@ export interface DevOptions {
   /** How long changes are gathered before acting on them (ms). Default 120. */
   debounce?: number;
 }
+
+/**
+ * How long a migration waits for the Prisma client to be regenerated before the app restarts
+ * without it (ms): `fw migrate dev` runs `prisma generate` after `prisma migrate dev`. A migration
+ * that comes without one (a git pull) restarts the app after this, and a client regenerated later
+ * restarts it again.
+ */
+export const CLIENT_WAIT = 5_000;
+/** How long the client folder must be quiet before the restart (ms): `prisma generate` writes many files. */
+export const CLIENT_SETTLE = 400;
+
+/** What restarts the app. */
+const RESTARTS: ReadonlySet<ChangeKind> = new Set(['restart', 'migration', 'client']);
 
 /** Runs the dev loop in `root` until SIGINT/SIGTERM; resolves to the exit code. */
 export async function devProject(root: string, io: CommandIO, options: DevOptions): Promise<number> {
@@ -119,27 +135,46 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     });
   };
 
+  // The generated Prisma clients' folders (read again with each batch: a schema may be new).
+  let clients = prismaClientDirs(root);
+
   // Changes are gathered for a moment: an editor's save or a generator run is several events.
   const pending = new Map<string, ChangeKind>();
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
     const batch = [...pending];
     pending.clear();
-    // Named after a file that is still there when there is one: a tool that writes a temporary
-    // file and renames it over the edited one (an editor's atomic save) leaves an add and an
-    // unlink of a name fw does not know, and the change of the file that was edited.
-    const servers = batch.filter(([, kind]) => kind === 'restart').map(([file]) => file);
+    clients = prismaClientDirs(root);
+    // Named after a file that is still there when there is one (a migration before the client
+    // files): a tool that writes a temporary file and renames it over the edited one (an editor's
+    // atomic save) leaves an add and an unlink of a name fw does not know, and the change of the
+    // file that was edited.
+    const servers = batch
+      .filter(([, kind]) => RESTARTS.has(kind))
+      .sort(([, a], [, b]) => Number(a === 'client') - Number(b === 'client'))
+      .map(([file]) => file);
     if (servers.length > 0) return restart(servers.find((file) => existsSync(path.join(root, file))) ?? servers[0]!);
     const changes = batch.flatMap(([file, kind]) => (kind === 'template' || kind === 'static' ? [{ path: file, kind }] : []));
     if (changes.length > 0) notify(changes);
   };
+  // How long to gather: a migration waits for its client, whose files are awaited until quiet.
+  const gather = (): number => {
+    const kinds = new Set(pending.values());
+    if (kinds.has('client')) return Math.max(CLIENT_SETTLE, options.debounce ?? 0);
+    if (kinds.has('migration') && clients.length > 0) return CLIENT_WAIT;
+    return options.debounce ?? 120;
+  };
   const onEvent = (file: string): void => {
     const rel = relPath(root, file);
-    const kind = classifyChange(rel);
+    let kind = classifyChange(rel, false, clients);
+    if (kind === 'migration') {
+      clients = prismaClientDirs(root);
+      kind = classifyChange(rel, false, clients);
+    }
     if (kind === 'ignore' || kind === 'frontend') return;
     pending.set(rel, kind);
     clearTimeout(timer);
-    timer = setTimeout(flush, options.debounce ?? 120);
+    timer = setTimeout(flush, gather());
   };
 
   const watcher: FSWatcher = watch(root, {
@@ -148,7 +183,7 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     ignored: (file, stats) => {
       const rel = relPath(root, file);
       if (rel === '' || rel.startsWith('..')) return false;
-      return stats?.isDirectory() ? ignoredDir(rel) : classifyChange(rel) === 'ignore' && !couldBeDir(rel);
+      return stats?.isDirectory() ? ignoredDir(rel, clients) : classifyChange(rel, false, clients) === 'ignore' && !couldBeDir(rel, clients);
     },
   });
   for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, onEvent);
@@ -182,6 +217,6 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
  * chokidar asks `ignored` once without stats; a path that looks ignorable as a file may still be
  * a folder worth entering (`fluid`, `additives/blog`), so those are kept for the second ask.
  */
-function couldBeDir(rel: string): boolean {
-  return !ignoredDir(rel) && !path.posix.extname(rel);
+function couldBeDir(rel: string, clients: readonly string[]): boolean {
+  return !ignoredDir(rel, clients) && !path.posix.extname(rel);
 }
