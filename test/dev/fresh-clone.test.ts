@@ -137,7 +137,7 @@ describe('a fresh clone of a Prisma app (no generated/) runs its scripts', () =>
     const dev = await DevRun.npm(root, 'dev', projectEnv());
     try {
       await dev.waitForBoot();
-      expect(dev.output).toContain(`fw run: generated the Prisma client of prisma/main (${GENERATED} was missing)`);
+      expect(dev.output).toContain(`fw dev: generated the Prisma client of prisma/main (${GENERATED} was missing)`);
       const res = await fetch(`${dev.base}/notes`, { headers: { accept: 'application/json' } });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ notes: [] });
