@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fw } from '../generators/project-helpers.js';
+import { fw, linkFromCheckout, newProject } from '../generators/project-helpers.js';
 import { usePrismaOffline } from '../support/prisma.js';
 import { cleanupDevProjects, devProject, DevRun, FW_BIN, requireBuild } from './helpers.js';
 
@@ -145,4 +145,18 @@ describe('a fresh clone of a Prisma app (no generated/) runs its scripts', () =>
       await dev.stop();
     }
   }, 180_000);
+});
+
+describe('without the Prisma CLI installed', () => {
+  it('fw dev and fw typecheck say what to install, naming the client they generate', async () => {
+    const project = await newProject('noprisma');
+    expect((await fw(project, 'migrate', 'init', '--no-install')).code).toBe(0);
+    await linkFromCheckout(project, ['typescript']);
+    const install = 'install it: npm install --save-dev --save-exact prisma@7';
+    for (const command of ['dev', 'typecheck']) {
+      const result = await fw(project, command);
+      expect(result.code).toBe(1);
+      expect(result.error).toMatch(new RegExp(`^fw ${command}: prisma CLI not found in node_modules/\\.bin of .*; ${install.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(fw ${command} generates the Prisma client of prisma/main\\)$`));
+    }
+  });
 });

@@ -245,8 +245,9 @@ async function runCommand(name: 'fw run' | 'fw dev', argv: string[], io: Command
   const root = await findProjectRoot(io.cwd);
   // The app imports the git-ignored generated/prisma/<bind>/: a fresh clone has none yet. The
   // dev loop does it once before its first start, not each app process it restarts.
-  if (!underDev()) await ensureClients(root, io, values.watch === true ? 'fw dev' : name);
-  if (name === 'fw dev' || values.watch === true) {
+  const watch = name === 'fw dev' || values.watch === true;
+  if (watch || !underDev()) await ensureClients(root, io, watch ? 'fw dev' : name);
+  if (watch) {
     const childArgs = [...(values.port === undefined ? [] : ['--port', values.port]), ...(values.host === undefined ? [] : ['--host', values.host])];
     const { devProject } = await import('../dev/runner.js'); // chokidar loads only for the dev loop
     return devProject(root, io, { childArgs });
