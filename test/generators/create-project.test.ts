@@ -43,8 +43,8 @@ describe('create project', () => {
       dev: 'fw run --watch',
       build: 'fw build',
       start: 'node --enable-source-maps dist/fluid/server.js',
-      test: 'vitest run',
-      typecheck: 'tsc --noEmit',
+      test: 'fw test',
+      typecheck: 'fw typecheck',
       lint: 'eslint .',
       format: 'prettier --write .',
     });

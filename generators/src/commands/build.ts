@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -7,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
-import { findPrismaBinary } from '../migrate/run.js';
+import { generateClients, prismaBinds, runStep } from '../migrate/client.js';
 import { findProjectRoot } from '../project.js';
 
 /** Usage text of `fw build`. */
@@ -55,16 +54,7 @@ export interface BuildResult {
 
 /** Runs a command in `cwd` with the output passed through; rejects naming it (as `label`) on failure. */
 function step(command: string, args: string[], cwd: string, io: CommandIO, label = [command, ...args].join(' ')): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: io.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (chunk: Buffer) => io.stdout.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => io.stderr.write(chunk));
-    child.on('error', (error) => reject(new CliError(`fw build: cannot run ${command}: ${error.message}`)));
-    child.on('close', (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new CliError(`fw build: "${label}" failed (${signal ?? `exit ${code}`}) in ${cwd}.`));
-    });
-  });
+  return runStep(command, args, cwd, io, 'fw build', label);
 }
 
 /**
@@ -97,11 +87,11 @@ async function assets(root: string, dir: string): Promise<string[]> {
 }
 
 /** The project's own `tsc` (its `typescript` devDependency), so the build uses the version the app pins. */
-function projectTsc(root: string): string {
+export function projectTsc(root: string, name = 'fw build'): string {
   try {
     return createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   } catch {
-    throw new CliError(`fw build: typescript is not installed in ${root}; run "npm install" (the build needs the devDependencies).`);
+    throw new CliError(`${name}: typescript is not installed in ${root}; run "npm install" (${name} needs the devDependencies).`);
   }
 }
 
@@ -145,15 +135,6 @@ async function hasRawStylesheet(root: string): Promise<boolean> {
   return surfaces.some((s) => RAW_STYLESHEETS.some((raw) => existsSync(path.join(root, s, 'static', raw))));
 }
 
-/** The binds with a migration environment (`prisma/<bind>/prisma.config.ts`), sorted. */
-async function prismaBinds(root: string): Promise<string[]> {
-  const entries = await readdir(path.join(root, 'prisma'), { withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isDirectory() && existsSync(path.join(root, 'prisma', entry.name, 'prisma.config.ts')))
-    .map((entry) => entry.name)
-    .sort();
-}
-
 /** Builds the project at `root` (see {@link help}). */
 export async function buildProject(root: string, io: CommandIO): Promise<BuildResult> {
   if (!existsSync(path.join(root, BUILD_CONFIG))) {
@@ -181,18 +162,7 @@ export async function buildProject(root: string, io: CommandIO): Promise<BuildRe
   // output of the schemas: generated here, so the build never depends on an earlier
   // `fw migrate dev` in this folder and never compiles a client older than its schema.
   const prisma = await prismaBinds(root);
-  if (prisma.length > 0) {
-    let binary: string;
-    try {
-      binary = findPrismaBinary(root);
-    } catch (error) {
-      throw new CliError(`fw build: ${error instanceof Error ? error.message : String(error)} (the build generates the Prisma client of ${prisma.map((b) => `prisma/${b}`).join(', ')})`);
-    }
-    for (const bind of prisma) {
-      const config = `prisma/${bind}/prisma.config.ts`;
-      await step(binary, ['generate', '--config', config], root, io, `prisma generate --config ${config}`);
-    }
-  }
+  await generateClients(root, prisma, io, 'fw build');
   const tsc = projectTsc(root);
   await rm(path.join(root, OUT_DIR), { recursive: true, force: true });
   await step(process.execPath, [tsc, '-p', BUILD_CONFIG], root, io, `tsc -p ${BUILD_CONFIG}`);

@@ -30,6 +30,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   { words: ['migrate'], summary: 'Prisma migrations per bind: init | dev | deploy | status | reset | diff', load: () => import('./migrate.js') },
   { words: ['run'], summary: 'serve the app (--port, --host, --watch)', load: () => import('./run.js') },
   { words: ['dev'], summary: 'the dev loop: restarts, browser reloads and Vite HMR (fw run --watch)', load: async () => ({ run: (await import('./run.js')).runDev }) },
+  { words: ['test'], summary: 'generate missing or stale Prisma clients, then vitest run (npm test)', load: async () => ({ run: (await import('./check.js')).runTest }) },
+  {
+    words: ['typecheck'],
+    summary: 'generate missing or stale Prisma clients, then tsc --noEmit (npm run typecheck)',
+    load: async () => ({ run: (await import('./check.js')).runTypecheck }),
+  },
   { words: ['build'], summary: 'compile the app to dist/ and build its Vite workspaces, for npm start', load: () => import('./build.js') },
   { words: ['start'], summary: 'run the production build like npm start (--workers, --port, --host)', load: () => import('./start.js') },
   { words: ['docs'], summary: "list fw's documentation, or print a page: fw docs deployment", load: () => import('./docs.js') },

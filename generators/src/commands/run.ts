@@ -8,6 +8,7 @@ import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { failureReport } from '../cli/main.js';
 import { tellDev, underDev, type DevAddress } from '../dev/messages.js';
+import { ensureClients } from '../migrate/client.js';
 import { findProjectRoot } from '../project.js';
 
 /** Usage text of `fw run`. */
@@ -242,7 +243,11 @@ async function runCommand(name: 'fw run' | 'fw dev', argv: string[], io: Command
   const port = parsePort(values.port);
   if (values.host !== undefined && values.host.trim() === '') throw new CliError('--host: got an empty string; expected a host name or IP address');
   const root = await findProjectRoot(io.cwd);
-  if (name === 'fw dev' || values.watch === true) {
+  // The app imports the git-ignored generated/prisma/<bind>/: a fresh clone has none yet. The
+  // dev loop does it once before its first start, not each app process it restarts.
+  const watch = name === 'fw dev' || values.watch === true;
+  if (watch || !underDev()) await ensureClients(root, io, watch ? 'fw dev' : name);
+  if (watch) {
     const childArgs = [...(values.port === undefined ? [] : ['--port', values.port]), ...(values.host === undefined ? [] : ['--host', values.host])];
     const { devProject } = await import('../dev/runner.js'); // chokidar loads only for the dev loop
     return devProject(root, io, { childArgs });
