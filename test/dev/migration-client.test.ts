@@ -10,11 +10,9 @@ import { spawn } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateCommandPlan, renderMigrateEnvironment, runPrismaAll } from '../../generators/src/migrate/index.js';
-import { prismaCli, usePrismaOffline, writeFiles } from '../support/prisma.js';
-import { cleanupDevProjects, devProject, DevRun, FW_BIN, requireBuild } from './helpers.js';
+import { cleanupDevProjects, DevRun, FW_BIN, requireBuild } from './helpers.js';
+import { notesProject } from './notes-project.js';
 
-const BINDS = { main: 'file:./var/dev.db' };
 let root: string;
 
 /** Runs the built `fw <argv>` in `root` (asynchronously: fw dev's output keeps flowing); its exit code and output. */
@@ -30,30 +28,11 @@ function fwCli(...argv: string[]): Promise<{ code: number | null; output: string
 
 beforeAll(async () => {
   requireBuild();
-  usePrismaOffline();
-  root = devProject({
-    'package.json': JSON.stringify({ name: 'notes', private: true, type: 'module' }),
-    'fw.json': JSON.stringify({ name: 'notes', config: { APP_FRONTEND: { type: 'htmx', alpine: false }, DATABASE_BINDS: BINDS, HEALTH_CHECK_TIMEOUT: 60 } }, null, 2),
-    'app_configs/notes.ini': 'SECRET_KEY = dev-loop-migration-client-secret\n',
-    'fluid/app.ts': [
-      "import { Fluid } from '@fw/kernel';",
-      "import { Database, registerDatabase } from '@fw/kernel/db';",
-      "import { PrismaClient } from '../generated/prisma/main/client.js';",
-      "export const fluid = new Fluid({ root: new URL('..', import.meta.url) });",
-      'const db = new Database({ binds: fluid.config.DATABASE_BINDS, root: fluid.root, clients: { main: PrismaClient } });',
-      'registerDatabase(fluid, db);',
-      "fluid.app.get('notes', '/notes', async () => ({ notes: await db.bind('main').note.findMany() }));",
-      '// The model the migration below adds: the client the app loaded must know it.',
-      "fluid.app.get('labels', '/labels', async () => ({ labels: await (db.bind('main') as unknown as { label: { findMany(): Promise<unknown[]> } }).label.findMany() }));",
-      'export default fluid;',
-      '',
-    ].join('\n'),
-  });
-  await writeFiles(root, renderMigrateEnvironment({ binds: BINDS, securityBind: 'main', projectName: 'notes' }));
-  await appendFile(path.join(root, 'prisma/main/schema.prisma'), '\nmodel Note {\n  id   Int    @id @default(autoincrement())\n  text String\n}\n');
-  await runPrismaAll(migrateCommandPlan({ action: 'dev', name: 'notes', binds: BINDS, root, interactive: false, force: true }));
-  const generated = prismaCli(['generate', '--config', 'prisma/main/prisma.config.ts'], { cwd: root });
-  expect(generated.status, generated.output).toBe(0);
+  root = await notesProject('dev-loop-migration-client-secret', [
+    "fluid.app.get('notes', '/notes', async () => ({ notes: await db.bind('main').note.findMany() }));",
+    '// The model the migration below adds: the client the app loaded must know it.',
+    "fluid.app.get('labels', '/labels', async () => ({ labels: await (db.bind('main') as unknown as { label: { findMany(): Promise<unknown[]> } }).label.findMany() }));",
+  ]);
 }, 180_000);
 
 afterAll(() => cleanupDevProjects());
