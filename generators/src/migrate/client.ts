@@ -97,10 +97,22 @@ export async function generateClients(root: string, binds: readonly string[], io
  * Generates the clients {@link staleClients} finds, writing a line per client to `io.stderr`
  * (`fw dev: generated the Prisma client of prisma/main (generated/prisma/main was missing)`);
  * Prisma's own output goes there too. Returns the binds generated.
+ *
+ * Without the Prisma CLI it generates nothing and says so in a `warning:` line with the install
+ * command, then lets the command go on: an app whose code does not import the client yet (a
+ * schema rendered by `fw migrate init` or `fw make model`, no route using it) still runs and tests,
+ * and one that does fails on the import right after the warning that explains it.
  */
 export async function ensureClients(root: string, io: CommandIO, name: string): Promise<string[]> {
   const stale = await staleClients(root);
   if (stale.length === 0) return [];
+  try {
+    findPrismaBinary(root);
+  } catch (error) {
+    const why = stale.map(({ bind, reason }) => `prisma/${bind}: ${reason}`).join('; ');
+    io.stderr.write(`warning: ${name}: ${error instanceof Error ? error.message : String(error)} (so the Prisma client is not generated: ${why})\n`);
+    return [];
+  }
   const quiet: CommandIO = { ...io, stdout: io.stderr };
   await generateClients(
     root,
