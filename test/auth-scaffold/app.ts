@@ -87,6 +87,11 @@ export function linkIn(text: string): string {
   return url;
 }
 
+/** The `href` of every `<link>` of a page (its icon, its stylesheets). */
+export function linkHrefs(html: string): string[] {
+  return [...html.matchAll(/<link\b[^>]*>/g)].flatMap((m) => /\bhref="([^"]+)"/.exec(m[0])?.[1] ?? []);
+}
+
 /** A project with the auth scaffold. */
 export interface ScaffoldProject {
   root: string;

@@ -14,22 +14,10 @@ import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fw } from '../generators/project-helpers.js';
+import { ok } from '../generators/project-helpers.js';
 import { launchBrowser } from '../support/browser.js';
 import { REPO_ROOT } from '../support/prisma.js';
-import { boot, migrate, scaffoldProject, type RunningApp, type ScaffoldProject } from './app.js';
-
-/** Runs `fw <argv>` in `root` and fails unless it exits 0. */
-async function ok(root: string, ...argv: string[]): Promise<void> {
-  const run = await fw(root, ...argv);
-  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
-  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
-}
-
-/** The `href` of every `<link>` of a page (its icon, its stylesheets). */
-function linkHrefs(html: string): string[] {
-  return [...html.matchAll(/<link\b[^>]*>/g)].flatMap((m) => /\bhref="([^"]+)"/.exec(m[0])?.[1] ?? []);
-}
+import { boot, linkHrefs, migrate, scaffoldProject, type RunningApp, type ScaffoldProject } from './app.js';
 
 /** The `href` of the page's `<link rel="icon">`, or undefined when it links none. */
 function iconHref(html: string): string | undefined {

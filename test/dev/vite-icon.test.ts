@@ -10,22 +10,10 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fw } from '../generators/project-helpers.js';
+import { ok } from '../generators/project-helpers.js';
 import { launchBrowser } from '../support/browser.js';
-import { migrate, scaffoldProject, type ScaffoldProject } from '../auth-scaffold/app.js';
+import { linkHrefs, migrate, scaffoldProject, type ScaffoldProject } from '../auth-scaffold/app.js';
 import { DevRun, requireBuild } from './helpers.js';
-
-/** Runs `fw <argv>` in `root` and fails unless it exits 0. */
-async function ok(root: string, ...argv: string[]): Promise<void> {
-  const run = await fw(root, ...argv);
-  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
-  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
-}
-
-/** The `href` of every `<link>` of a page (its icon, its stylesheets). */
-function linkHrefs(html: string): string[] {
-  return [...html.matchAll(/<link\b[^>]*>/g)].flatMap((m) => /\bhref="([^"]+)"/.exec(m[0])?.[1] ?? []);
-}
 
 let project: ScaffoldProject;
 let dev: DevRun;

@@ -11,14 +11,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { REPO } from './helpers.js';
-import { editConfig, fw, newProject, read } from './project-helpers.js';
-
-/** Runs `fw <argv>` in `root` and fails unless it exits 0. */
-async function ok(root: string, ...argv: string[]): Promise<void> {
-  const run = await fw(root, ...argv);
-  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
-  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
-}
+import { editConfig, newProject, ok, read } from './project-helpers.js';
 
 /** `prettier --check .` in `root` (the check of `npm run format`); fails with prettier's report unless it passes. */
 function expectFormatted(root: string): void {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { run } from '../../generators/src/commands/index.js';
 import { listFiles, tempDir, testIO } from './helpers.js';
 
@@ -13,6 +14,14 @@ export async function fw(cwd: string, ...argv: string[]): Promise<{ code: number
   } catch (error) {
     return { code: 1, out: io.out(), error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Runs `fw <argv>` in-process and fails the test, with what it said, unless it exits 0; answers its output. */
+export async function ok(root: string, ...argv: string[]): Promise<string> {
+  const run = await fw(root, ...argv);
+  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
+  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
+  return run.out;
 }
 
 /** A fresh project made by `fw create project <name> --yes` in a temp folder; returns its root. */

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { expect } from 'vitest';
-import { fw } from '../generators/project-helpers.js';
+import { fw, ok } from '../generators/project-helpers.js';
+
+export { ok };
 
 export { fw, read } from '../generators/project-helpers.js';
 
@@ -26,13 +28,6 @@ export async function project(flags: string[] = []): Promise<{ root: string; rem
   return { root: path.join(work, 'app'), remove: () => rm(work, { recursive: true, force: true }) };
 }
 
-/** Runs `fw <argv>` in-process and fails the test, with what it said, unless it exits 0. */
-export async function ok(root: string, ...argv: string[]): Promise<string> {
-  const run = await fw(root, ...argv);
-  expect(run.error, `fw ${argv.join(' ')}`).toBeUndefined();
-  expect(run.code, `fw ${argv.join(' ')}:\n${run.out}`).toBe(0);
-  return run.out;
-}
 
 interface PlannedFile {
   path: string;
