@@ -11,7 +11,6 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
-import { findPrismaBinary } from './run.js';
 
 /** The binds with a migration environment (`prisma/<bind>/prisma.config.ts`), sorted. */
 export async function prismaBinds(root: string): Promise<string[]> {
@@ -80,6 +79,7 @@ export function runStep(command: string, args: string[], cwd: string, io: Comman
  */
 export async function generateClients(root: string, binds: readonly string[], io: CommandIO, name: string): Promise<void> {
   if (binds.length === 0) return;
+  const { findPrismaBinary } = await import('./run.js');
   let binary: string;
   try {
     binary = findPrismaBinary(root);
@@ -106,6 +106,8 @@ export async function generateClients(root: string, binds: readonly string[], io
 export async function ensureClients(root: string, io: CommandIO, name: string): Promise<string[]> {
   const stale = await staleClients(root);
   if (stale.length === 0) return [];
+  // Loaded only now: the usual run (every client current) stays as light as `fw run --help`.
+  const { findPrismaBinary } = await import('./run.js');
   try {
     findPrismaBinary(root);
   } catch (error) {
