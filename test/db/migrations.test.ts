@@ -259,3 +259,48 @@ describe('DATABASE_URL in .env', () => {
     }
   });
 });
+
+describe('DATABASE_URL_FILE (a Docker or Kubernetes secret)', () => {
+  it('the file holds DATABASE_URL: fw migrate deploy migrates its database and names the file, never the password; mistakes name the variable and the file', async () => {
+    const config = { DATABASE_BINDS: { main: 'file:./var/dev.db', reports: server.url('reports_dev') }, SECURITY_MODELS_DB_BIND: 'reports' };
+    await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config }));
+    await sql('fw_test', 'CREATE DATABASE from_secret_file');
+    // The test server trusts loopback, so the password is never checked; it must not be printed.
+    const url = server.url('from_secret_file').replace(/^postgresql:\/\/fw_test@/, 'postgres://fw_test:s3cret@');
+    const secret = path.join(project.root, 'database_url.secret');
+    await writeFile(secret, `${url}\n`);
+    const { DATABASE_URL: _unset, DATABASE_BINDS: _none, ...base } = process.env;
+    let stderr = '';
+    const io = { ...testIO(project.root), env: { ...base, DATABASE_URL_FILE: secret }, stderr: new PassThrough().on('data', (chunk: Buffer) => (stderr += chunk.toString())) };
+    try {
+      expect(await fwCli(['migrate', 'deploy', '--bind', 'reports'], io)).toBe(0);
+      expect(stderr).toContain(`fw migrate: bind "reports" uses DATABASE_URL from ${secret} (DATABASE_URL_FILE in the environment)\n`);
+      expect(stderr).not.toContain('s3cret');
+      // Migrated there: the table exists.
+      await sql('from_secret_file', `INSERT INTO "Note" (text) VALUES ('on the database of the secret')`);
+
+      // The same file named from .env, relative to the project root.
+      await writeFile(path.join(project.root, '.env'), 'DATABASE_URL_FILE=database_url.secret\n');
+      stderr = '';
+      expect(await fwCli(['migrate', 'status', '--bind', 'reports'], { ...io, env: base })).toBe(0);
+      expect(stderr).toContain(`fw migrate: bind "reports" uses DATABASE_URL from ${secret} (DATABASE_URL_FILE at .env:1)\n`);
+      await rm(path.join(project.root, '.env'));
+
+      await expect(fwCli(['migrate', 'status'], { ...io, env: { ...io.env, DATABASE_URL: url } })).rejects.toThrow(
+        'environment: both DATABASE_URL and DATABASE_URL_FILE are set; set only one',
+      );
+      const missing = path.join(project.root, 'no-such.secret');
+      await expect(fwCli(['migrate', 'status'], { ...io, env: { ...base, DATABASE_URL_FILE: missing } })).rejects.toThrow(
+        `environment: DATABASE_URL_FILE: cannot read ${missing} (ENOENT); DATABASE_URL is read from that file`,
+      );
+      // A URL of another family than the bind's names the file.
+      await writeFile(path.join(project.root, 'fw.json'), JSON.stringify({ name: 'notes', config: { ...config, SECURITY_MODELS_DB_BIND: 'main' } }));
+      await expect(fwCli(['migrate', 'status'], io)).rejects.toThrow(
+        `${secret} (DATABASE_URL_FILE in the environment): DATABASE_URL: a postgresql URL, but bind "main" is sqlite in DATABASE_BINDS`,
+      );
+      expect(stderr).not.toContain('s3cret');
+    } finally {
+      await rm(secret);
+    }
+  });
+});

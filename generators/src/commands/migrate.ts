@@ -42,8 +42,9 @@ ${installHelp(18)}
 Binds come from DATABASE_BINDS, read as the app reads it (the project's @fw/kernel loader): the
 environment over .env over app_configs/<app>.ini (FW_APP picks the app) over fw.json "config"
 over the default {"main":"file:./var/main.db"}; X_FILE variants too; SECRET_KEY is not needed.
-DATABASE_URL in the environment or .env is the URL of bind SECURITY_MODELS_DB_BIND ("main")
-unless DATABASE_BINDS is set there or in a layer above (the environment's over .env's). Binds
+DATABASE_URL (or DATABASE_URL_FILE, a file holding it) in the environment or .env is the URL
+of bind SECURITY_MODELS_DB_BIND ("main") unless DATABASE_BINDS is set there or in a layer above
+(the environment's over .env's). Binds
 from anywhere but fw.json or the default are named on standard error (passwords hidden). The
 environments (prisma/<bind>/) are rendered from fw.json's binds, as they are committed: a bind
 they lack, or whose URL here is of another provider, is refused before Prisma runs (init and
@@ -69,7 +70,9 @@ async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | unde
   const givenIn = DATABASE_URL_SOURCE.exec(from.at(-1) ?? '')?.[1];
   if (givenIn !== undefined) {
     from.pop();
-    const where = givenIn === 'environment' ? 'the environment' : givenIn;
+    // DATABASE_URL_FILE: the origin names the file and where the variable was set.
+    const origin = app.origins[securityBind] ?? '';
+    const where = origin.includes('(DATABASE_URL_FILE ') ? origin : givenIn === 'environment' ? 'the environment' : givenIn;
     if (only === undefined || only === securityBind) notes.push(`fw migrate: bind "${securityBind}" uses DATABASE_URL from ${where}`);
   }
   const source = from.at(-1);

@@ -7,7 +7,8 @@
  * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`, so a key fw
  * does not know (`CACHE_TIPE`) is an error naming the file, its line and the key it resembles.
  * `DATABASE_URL` and `REDIS_URL` of the process environment and of `.env` are read as that layer's
- * URL of the main bind and its `CACHE_REDIS_URL` (docs/config.md), under fw's own keys there.
+ * URL of the main bind and its `CACHE_REDIS_URL` (docs/config.md), under fw's own keys there;
+ * `DATABASE_URL_FILE` and `REDIS_URL_FILE` (Docker and Kubernetes secrets) give them as a file.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -70,7 +71,8 @@ export interface LoadedConfig {
   /** The `.ini` file path (it may not exist). */
   readonly iniFile: string;
   /**
-   * What the app should log once at startup about how the config was read (`new Fluid` does):
+   * What the app should log once at startup about how the config was read (`new Fluid` does,
+   * except in a worker of a `serve()` cluster, whose primary logged them):
    * `DATABASE_URL` / `REDIS_URL` of the environment or `.env` used, or set and unused, and why.
    */
   readonly notices: readonly ConfigNotice[];
@@ -129,7 +131,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   if (ini) fileLayers.push(ini);
   // FW_APP and fw's other process variables are not config keys; DATABASE_URL and REDIS_URL are
   // read below, as in the environment.
-  if (dotenv) fileLayers.push({ ...dotenv, values: Object.fromEntries(Object.entries(dotenv.values).filter(([k]) => !FW_ENVIRONMENT_VARIABLES.includes(k) && !(URL_VARIABLES as readonly string[]).includes(k))) });
+  if (dotenv) fileLayers.push({ ...dotenv, values: Object.fromEntries(Object.entries(dotenv.values).filter(([k]) => !FW_ENVIRONMENT_VARIABLES.includes(k) && !isUrlVariable(k))) });
   const wanted = new Set(fileLayers.flatMap((layer) => Object.keys(layer.values)));
   const layers = fileLayers.map((layer) => withFiles(layer, root));
   const notices: ConfigNotice[] = [];
@@ -138,7 +140,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   if (dotenv) {
     const at = layers.length - 1;
     for (const key of URL_VARIABLES) {
-      const given = urlIn(layers[at]!, dotenv.values[key], dotenv.positions?.[key]?.line);
+      const given = givenUrl(layers[at]!, key, dotenv.values, dotenv.positions, root);
       if (given) dotenvUrls[key] = given;
     }
     dotenvOwnRedis = layers[at]!.values.CACHE_REDIS_URL;
@@ -148,7 +150,10 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   }
   const environmentVariables = fromEnv(env, wanted);
   const fromEnvironment = withFiles({ source: 'environment', values: environmentVariables }, root);
-  const environment = withRedisUrl(fromEnvironment, urlIn(fromEnvironment, env.REDIS_URL));
+  const environmentRedis = givenUrl(fromEnvironment, 'REDIS_URL', env, undefined, root);
+  const environmentDatabase = givenUrl(fromEnvironment, 'DATABASE_URL', env, undefined, root);
+  const environment = withRedisUrl(fromEnvironment, environmentRedis);
+  if (environmentDatabase) environmentDatabase.layer = environment;
   layers.push(environment);
   if (options.overrides) layers.push(withFiles({ source: 'overrides', values: options.overrides }, root));
   // FW_ENV=development (fw dev) changes defaults only: a layer under every file and the environment.
@@ -165,7 +170,8 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   // DATABASE_URL: the environment's, else the one in .env; fw's own DATABASE_BINDS in the same
   // layer (or any later one: the environment's over .env's, the overrides) wins over it, as over
   // an alias there.
-  for (const given of [urlIn(environment, env.DATABASE_URL), dotenvUrls.DATABASE_URL]) {
+  const urlOrigins = new Map<ConfigLayer, string>();
+  for (const given of [environmentDatabase, dotenvUrls.DATABASE_URL]) {
     if (!given) continue;
     const setsBinds = (layer: ConfigLayer): boolean => layer.values.DATABASE_BINDS !== undefined || layer.values.SQLALCHEMY_BINDS !== undefined;
     if (setsBinds(given.layer)) {
@@ -178,14 +184,16 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
       if ('error' in result) throw new ConfigError(`${given.where}: ${result.error}`, [{ source: given.layer.source, path: 'DATABASE_URL', line: `${given.where}: ${result.error}` }]);
       // Like an alias in its layer: over the layers before it, under fw's own key (and the later layers).
       const at = given.line === undefined ? undefined : { DATABASE_BINDS: { line: given.line } };
-      layers.splice(layers.indexOf(given.layer) + 1, 0, { source: `${given.layer.source} (DATABASE_URL)`, values: { DATABASE_BINDS: result.binds }, ...(at ? { positions: at } : {}) });
+      const layer: ConfigLayer = { source: `${given.layer.source} (DATABASE_URL)`, values: { DATABASE_BINDS: result.binds }, ...(at ? { positions: at } : {}) };
+      if (given.file !== undefined) urlOrigins.set(layer, given.from);
+      layers.splice(layers.indexOf(given.layer) + 1, 0, layer);
       config = parse();
       notices.push({ level: 'info', message: `database: bind "${primary}" uses DATABASE_URL from ${given.from} (${urlWithoutPassword(given.url)})` });
     }
     break; // the environment's layer comes after .env's: .env's DATABASE_URL only counts without the environment's
   }
   // REDIS_URL: the environment's, else the one in .env (applied to its layer above).
-  for (const given of [urlIn(fromEnvironment, env.REDIS_URL), dotenvUrls.REDIS_URL]) {
+  for (const given of [environmentRedis, dotenvUrls.REDIS_URL]) {
     if (!given) continue;
     const own = given.layer === fromEnvironment ? fromEnvironment.values.CACHE_REDIS_URL : dotenvOwnRedis;
     if (own !== undefined && own !== given.url) {
@@ -217,7 +225,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   for (const layer of layers) {
     for (const key of Object.keys(mapAliases(layer.values))) {
       (sources[key] ??= []).push(layer.source);
-      (origins[key] ??= []).push(originOf(layer, key, layer === environment ? environmentVariables : undefined));
+      (origins[key] ??= []).push(urlOrigins.get(layer) ?? originOf(layer, key, layer === environment ? env : undefined));
     }
   }
   return { config, project: project.config, app, root, iniFile, notices, sources, origins };
@@ -234,8 +242,9 @@ function originOf(layer: ConfigLayer, key: string, variables: Readonly<Record<st
   if (layer.source.endsWith(' (DATABASE_URL)')) return `${locate(layer.source.slice(0, -' (DATABASE_URL)'.length), layer.positions?.DATABASE_BINDS)} (DATABASE_URL)`;
   const name = [key, ...Object.keys(CONFIG_ALIASES).filter((alias) => CONFIG_ALIASES[alias] === key)].find((n) => Object.hasOwn(layer.values, n)) ?? key;
   if (variables === undefined) return locate(layer.source, layer.positions?.[name]);
-  // CACHE_REDIS_URL is REDIS_URL's value when the environment does not set it itself.
-  const variable = [name, `${name}_FILE`].find((n) => Object.hasOwn(variables, n)) ?? (key === 'CACHE_REDIS_URL' ? 'REDIS_URL' : name);
+  // CACHE_REDIS_URL is REDIS_URL's value (or REDIS_URL_FILE's) when the environment does not set it itself.
+  const redis = variables.REDIS_URL_FILE ? 'REDIS_URL_FILE' : 'REDIS_URL';
+  const variable = [name, `${name}_FILE`].find((n) => Object.hasOwn(variables, n)) ?? (key === 'CACHE_REDIS_URL' ? redis : name);
   return `environment variable ${variable}`;
 }
 
@@ -320,30 +329,76 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: Read
 }
 
 
-/** `DATABASE_URL` and `REDIS_URL`: read from the environment and `.env` (docs/config.md), never config keys there. */
+/**
+ * `DATABASE_URL` and `REDIS_URL`: read from the environment and `.env` (docs/config.md), never
+ * config keys there; each also as `X_FILE`.
+ */
 const URL_VARIABLES = ['DATABASE_URL', 'REDIS_URL'] as const;
+type UrlVariable = (typeof URL_VARIABLES)[number];
+
+function isUrlVariable(name: string): boolean {
+  return URL_VARIABLES.some((key) => name === key || name === `${key}_FILE`);
+}
 
 /** A `DATABASE_URL` or `REDIS_URL` given in a layer, and how messages name where. */
 interface GivenUrl {
   readonly url: string;
   /** The layer it was given in (its `DATABASE_URL` applies after it). */
   layer: ConfigLayer;
-  /** 1-based line in the file, for `.env`. */
+  /** 1-based line in the file, for `.env` (of `X_FILE` when that gave it). */
   readonly line: number | undefined;
-  /** `the environment`, `.env:3`. */
+  /** The file it was read from, when `X_FILE` gave it. */
+  readonly file: string | undefined;
+  /** `the environment`, `.env:3`, `/run/secrets/db (DATABASE_URL_FILE in the environment)`. */
   readonly from: string;
-  /** `in the environment`, `in .env`. */
+  /** `in the environment`, `in .env`, `in /run/secrets/db (DATABASE_URL_FILE in the environment)`. */
   readonly in: string;
-  /** Error prefix: `environment`, `.env:3`. */
+  /** Error prefix: `environment`, `.env:3`, `/run/secrets/db (DATABASE_URL_FILE at .env:3)`. */
   readonly where: string;
 }
 
-/** `url` as given in `layer` (the environment, or `.env` at `line`); `undefined` when unset or empty. */
-function urlIn(layer: ConfigLayer, url: unknown, line?: number): GivenUrl | undefined {
-  if (typeof url !== 'string' || url === '') return undefined;
-  if (layer.source === 'environment') return { url, layer, line, from: 'the environment', in: 'in the environment', where: 'environment' };
-  const where = locate(layer.source, line === undefined ? undefined : { line });
-  return { url, layer, line, from: where, in: `in ${layer.source}`, where };
+/**
+ * `key` (`DATABASE_URL`, `REDIS_URL`) as given in `layer` (the environment, or `.env` whose raw
+ * `values` and key `positions` these are): its value, or the contents of the file `<key>_FILE`
+ * names (relative to `root`; its trailing newline trimmed, as for fw's own `X_FILE` keys).
+ * `undefined` when neither is set or empty. Both set in the layer, a file that cannot be read or
+ * an empty one is a `ConfigError` naming the variable, where it was set and the file.
+ */
+function givenUrl(
+  layer: ConfigLayer,
+  key: UrlVariable,
+  values: Readonly<Record<string, unknown>>,
+  positions: Readonly<Record<string, TextPosition>> | undefined,
+  root: string,
+): GivenUrl | undefined {
+  const fileKey = `${key}_FILE`;
+  const value = values[key];
+  const named = values[fileKey];
+  const isSet = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  const inEnvironment = layer.source === 'environment';
+  if (!isSet(named)) {
+    if (!isSet(value)) return undefined;
+    const line = positions?.[key]?.line;
+    if (inEnvironment) return { url: value, layer, line, file: undefined, from: 'the environment', in: 'in the environment', where: 'environment' };
+    const where = locate(layer.source, line === undefined ? undefined : { line });
+    return { url: value, layer, line, file: undefined, from: where, in: `in ${layer.source}`, where };
+  }
+  const line = positions?.[fileKey]?.line;
+  const at = inEnvironment ? 'environment' : locate(layer.source, line === undefined ? undefined : { line });
+  const problem = (message: string, cause?: unknown): ConfigError =>
+    new ConfigError(`${at}: ${message}`, [{ source: layer.source, path: fileKey, line: `${at}: ${message}` }], cause === undefined ? undefined : { cause });
+  if (isSet(value)) throw problem(`both ${key} and ${fileKey} are set; set only one`);
+  const file = isAbsolute(named) ? named : resolve(root, named);
+  let text: string;
+  try {
+    text = readText(file);
+  } catch (err) {
+    throw problem(`${fileKey}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}); ${key} is read from that file`, err);
+  }
+  const url = text.replace(/\r?\n$/, '');
+  if (url.trim() === '') throw problem(`${fileKey}: ${file} is empty; expected the ${key} in it`);
+  const from = `${file} (${fileKey} ${inEnvironment ? 'in the environment' : `at ${at}`})`;
+  return { url, layer, line, file, from, in: `in ${from}`, where: from };
 }
 
 /**
