@@ -191,3 +191,39 @@ describe('fw.json moved a bind to PostgreSQL, and fw generate was not run', () =
     expect((await fw(root, ['migrate', 'deploy'])).error).toMatch(/^bind "main": prisma migrate deploy .* exited with code 1: /);
   });
 });
+
+describe('fw.json gives its binds as DATABASE_BINDS_FILE', () => {
+  test('fw generate renders the environments of the file\'s binds, as the app reads them, so fw migrate agrees; an unreadable file is an error naming it', async () => {
+    const root = await migrateProject();
+    const file = path.join(root, 'config/binds.json');
+    await mkdir(path.dirname(file));
+    await writeFile(file, `${JSON.stringify({ main: POSTGRES })}\n`);
+    await editConfig(root, (json) => {
+      json.config.DATABASE_BINDS_FILE = 'config/binds.json';
+    });
+    const generated = await fw(root, ['generate', '--no-install']);
+    expect([generated.code, generated.error, generated.stderr]).toEqual([0, undefined, '']);
+    expect(await readFile(path.join(root, 'prisma/main/schema.prisma'), 'utf8')).toContain('provider = "postgresql"');
+    // The environment fits the app's URL: on to Prisma, which finds no server.
+    expect((await fw(root, ['migrate', 'deploy'])).error).toMatch(/^bind "main": prisma migrate deploy .* exited with code 1: /);
+
+    await writeFile(file, '{"main": "mysql://me@127.0.0.1/notes"}\n');
+    expect((await fw(root, ['generate', '--no-install'])).error).toContain(`fw.json DATABASE_BINDS_FILE (${file}): DATABASE_BINDS.main`);
+    await rm(file);
+    for (const args of [['generate', '--no-install'], ['migrate', 'deploy']]) {
+      const ran = await fw(root, args);
+      expect(ran.error, args.join(' ')).toBe(
+        args[0] === 'generate'
+          ? `fw.json: DATABASE_BINDS_FILE: cannot read ${file} (ENOENT); DATABASE_BINDS is read from that file`
+          : `fw.json:${lineOf(await readFile(path.join(root, 'fw.json'), 'utf8'), 'DATABASE_BINDS_FILE')}: DATABASE_BINDS_FILE: cannot read ${file} (ENOENT); DATABASE_BINDS is read from that file`,
+      );
+    }
+  });
+});
+
+/** `line:column` of `"key"` in a JSON text. */
+function lineOf(text: string, key: string): string {
+  const lines = text.split('\n');
+  const row = lines.findIndex((l) => l.includes(`"${key}"`));
+  return `${row + 1}:${lines[row]!.indexOf(`"${key}"`) + 1}`;
+}

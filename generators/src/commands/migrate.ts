@@ -97,7 +97,7 @@ async function checkEnvironments(root: string, app: AppBinds, selected: readonly
   const problems = environmentProblems({
     app,
     selected,
-    committed: configuredBinds(loaded).binds,
+    committed: (await configuredBinds(loaded, root)).binds,
     environment: (bind) => environmentOnDisk(root, bind),
     regenerate: (await migrateInitRan(root)) ? 'npx fw generate' : 'npx fw migrate init',
     check: 'migrate',

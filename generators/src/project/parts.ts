@@ -80,7 +80,7 @@ async function renderMigrate(tree: Tree, config: ProjectConfig, defaults: Config
   const { migrationHistoryProvider } = await import('../migrate/history.js');
   const { parseBindUrl } = await import('@fw/schemas');
   await prepareBlueprint('migrate', ['bind/schema.prisma.hbs', 'bind/prisma.config.ts.hbs', 'bind/migrations/migration_lock.toml.hbs', 'single/prisma.config.ts.hbs', 'README.md.hbs']);
-  const { binds, securityBind } = configuredBinds({ config, defaults });
+  const { binds, securityBind } = await configuredBinds({ config, defaults }, tree.root);
   const securityModels = scaffold ? await authModels(securityBind) : undefined;
   const histories = Object.fromEntries(Object.keys(binds).map((bind) => [bind, migrationHistoryProvider(tree.root, bind)]));
   const files = renderMigrateEnvironment({ binds, securityBind, projectName: config.name, histories, ...(securityModels ? { securityModels } : {}) });
@@ -119,7 +119,7 @@ async function renderAuth(tree: Tree, config: ProjectConfig, scaffold: boolean):
  * recognises an installed app).
  */
 async function renderScaffold(tree: Tree, config: ProjectConfig, defaults: ConfigDefaults): Promise<void> {
-  const { binds, securityBind: bind } = configuredBinds({ config, defaults });
+  const { binds, securityBind: bind } = await configuredBinds({ config, defaults }, tree.root);
   const twoFactor = config.config.AUTH_TWO_FACTOR !== false; // the schema default is true
   const frontend = (config.config.APP_FRONTEND ?? defaults.APP_FRONTEND) as { type?: unknown } | undefined;
   await renderAuthScaffold(tree, { projectName: config.name, bind, twoFactor, api: frontend?.type === 'vite', icon: appIconHref(frontend), stylesheet: hasAppStylesheet(frontend) });

@@ -194,7 +194,7 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
   const notes = [...clashes, ...configNotes(config), ...(await strandedImportNotes(tree))];
-  const warnings = (migrate || authScaffold) && input.env ? await environmentWarnings(root, configuredBinds(loaded).binds, input.env) : [];
+  const warnings = (migrate || authScaffold) && input.env ? await environmentWarnings(root, (await configuredBinds(loaded, root)).binds, input.env) : [];
   return { ...registrations, ...(notes.length > 0 ? { notes } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
