@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Fluid } from '@fw/kernel';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
+import { startRedis } from '../support/redis.js';
 
 const fluids: Fluid[] = [];
 afterAll(async () => {
@@ -55,6 +56,27 @@ describe('liveness and readiness', () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect(lines.filter((l) => l.startsWith("info health: check 'payments' passes again"))).toHaveLength(1);
     expect(() => fluid.health.check('payments', () => true)).toThrow("health.check('payments'): a check of that name is already registered");
+  });
+});
+
+describe('the events bus in readiness', () => {
+  it('with CACHE_TYPE=redis, /readyz checks the bus only once the app has an event, as the backends line names it only then', async () => {
+    const redis = await startRedis();
+    try {
+      const { fluid } = app({ CACHE_TYPE: 'redis', CACHE_REDIS_URL: redis.url });
+      const base = await start(fluid);
+      // No event: no bus connection, and nothing said about one.
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', checks: { cache: 'ok' } });
+      expect(fluid.plugins.get('events')?.backends?.(fluid)).toEqual([]);
+      // An event registered after the start joins the bus: checked from then on.
+      fluid.events.createSignal('late');
+      for (let i = 0; i < 200 && !fluid.health.checks.includes('events'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', checks: { cache: 'ok', events: 'ok' } });
+      expect(fluid.plugins.get('events')?.backends?.(fluid)).toMatchObject([{ name: 'events', kind: 'redis bus', scope: 'shared' }]);
+      await fluid.close();
+    } finally {
+      await redis.stop();
+    }
   });
 });
 

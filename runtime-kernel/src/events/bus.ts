@@ -66,6 +66,7 @@ export class RedisBus {
   #closed = false;
   #started: Promise<void> | undefined;
   #ready = false;
+  readonly #onStart: (() => void)[] = [];
 
   constructor(options: RedisBusOptions) {
     const url = redisUrl(options.url, options.key);
@@ -109,8 +110,19 @@ export class RedisBus {
     this.#started ??= this.#doStart(onMessage).finally(() => {
       this.#ready = true;
       if (!this.#closed) this.#beat();
+      for (const fn of this.#onStart.splice(0)) fn();
     });
     return this.#started;
+  }
+
+  /**
+   * Calls `fn` once `start()` has finished (subscribed, or gone on without Redis after
+   * `startTimeoutMs`), at once when it has: the health plugin adds the bus's readiness check then,
+   * since a bus nobody started has no connection to check, and one still connecting has not failed.
+   */
+  whenStarted(fn: () => void): void {
+    if (this.#ready) fn();
+    else this.#onStart.push(fn);
   }
 
   /**

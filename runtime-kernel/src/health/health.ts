@@ -9,7 +9,7 @@
  *   readiness check passes; `503` with each check's `ok` / `failed` / `timeout` when one does
  *   not; `503 {"status":"draining"}` from the moment the app starts shutting down.
  *   Checks: the Redis cache (`PING`) or the file cache's folder, the Redis events bus (`PING` on
- *   both connections), each database bind (`registerDatabase`: `SELECT 1` and its shipped
+ *   both connections; only once the app has an event, as the startup backends line), each database bind (`registerDatabase`: `SELECT 1` and its shipped
  *   migrations applied), and the app's own
  *   (`fluid.health.check(name, fn)`), each bounded by `HEALTH_CHECK_TIMEOUT`. Why a check failed
  *   is logged and shown by `fluid.health.readiness()`, never sent to the caller.

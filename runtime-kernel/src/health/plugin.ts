@@ -41,8 +41,11 @@ export function health(): Plugin {
       }
       // fw's own backends; each logs its outages itself, so their checks do not.
       if (fluid.plugins.has('cache') && config.CACHE_TYPE !== 'memory') fluid.health.check('cache', () => fluid.cache.ping?.(), { log: false });
+      // The events bus once it has joined Redis: an app without events opens no connection for
+      // them (the backends line leaves events out), so there is nothing to check until one is
+      // registered.
       const bus = fluid.plugins.has('events') ? fluid.events.bus : undefined;
-      if (bus) fluid.health.check('events', () => (bus.started ? bus.ping() : undefined), { log: false });
+      bus?.whenStarted(() => fluid.health.check('events', () => bus.ping(), { log: false }));
       // SECRET_KEY signs what auth shares between processes (sessions, CSRF, JWTs), in a cache auth opens anyway.
       if (fluid.plugins.has('auth') && fluid.plugins.has('cache') && config.CACHE_TYPE === 'redis' && config.SECRET_KEY) {
         beacon = secretBeacon({ cache: fluid.cache, secret: config.SECRET_KEY, app: fluid.name, logger: fluid.logger });
