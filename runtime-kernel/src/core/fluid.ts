@@ -10,6 +10,7 @@
  *
  * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
  */
+import cluster from 'node:cluster';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
@@ -143,7 +144,9 @@ export class FluidCore {
     if (!options || options.root === undefined) throw new FrameworkException('new Fluid(): options.root (the project root) is required');
     const loaded = loadConfigDetails({ root: options.root, app: options.app, overrides: options.config, env: options.env, search: true });
     this.logger = options.logger ?? createLogger({ level: loaded.config.FW_LOG_LEVEL, format: loaded.config.FW_LOG_FORMAT });
-    for (const notice of loaded.notices) this.logger[notice.level](notice.message);
+    // Said once per start: in a cluster of `serve()` (`--workers N`) the primary, which loaded the
+    // same config before forking, has said it.
+    if (!cluster.isWorker) for (const notice of loaded.notices) this.logger[notice.level](notice.message);
     this.root = loaded.root;
     this.name = loaded.app;
     this.config = loaded.config;
