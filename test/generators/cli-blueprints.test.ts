@@ -113,6 +113,25 @@ describe('the project', () => {
     expect(ignored('.env.example')).toBe(false);
     expect(ignored('app_configs/dotenv.ini')).toBe(true);
   });
+
+  test('.env.example shows DATABASE_URL and REDIS_URL and their _FILE forms, all commented out: copied as is it sets nothing, and its DATABASE_URL_FILE line works once uncommented', async () => {
+    const root = await newProject('secrets');
+    const example = await read(root, '.env.example');
+    for (const line of ['# DATABASE_URL=postgresql://', '# REDIS_URL=redis://', '# DATABASE_URL_FILE=/run/secrets/database_url', '# REDIS_URL_FILE=/run/secrets/redis_url']) {
+      expect(example).toContain(line);
+    }
+    const { parseEnv } = await import('node:util');
+    expect(parseEnv(example)).toEqual({});
+    const { loadConfigDetails } = await import('@fw/kernel/core');
+    await writeFile(path.join(root, '.env'), example);
+    const copied = loadConfigDetails({ root, env: {} });
+    expect([copied.config.DATABASE_BINDS, copied.notices]).toEqual([{ main: 'file:./var/main.db' }, []]);
+    // The secret's line, uncommented, with a file of the bind's own kind.
+    const secret = path.join(root, 'database_url');
+    await writeFile(secret, 'file:./var/from-the-secret.db\n');
+    await writeFile(path.join(root, '.env'), example.replace('# DATABASE_URL_FILE=/run/secrets/database_url', `DATABASE_URL_FILE=${secret}`));
+    expect(loadConfigDetails({ root, env: {} }).config.DATABASE_BINDS).toEqual({ main: 'file:./var/from-the-secret.db' });
+  });
 });
 
 describe('an Additive', () => {
