@@ -73,48 +73,38 @@ export async function validateConfigText(text: string, cache?: Cache): Promise<{
  * `DATABASE_BINDS` and `SECURITY_MODELS_DB_BIND` of `fw.json` (the schema defaults when absent):
  * what the migration environment and the auth scaffold are rendered from, never an ini file's or
  * the environment's (those are one machine's; the rendered files are committed). `fw.json` may
- * give either as `X_FILE`, a file relative to `root` (the kernel reads it so too): its contents
- * are the value, validated as the kernel does, and a file that cannot be read or a bad value is a
- * {@link CliError} naming `fw.json`'s key and the file.
+ * give the binds as `DATABASE_BINDS_FILE`, a file relative to `root`, as the kernel reads it: its
+ * contents are the binds, validated as the kernel does; a file that cannot be read or a bad value
+ * is a {@link CliError} naming `fw.json`'s key and the file.
  */
 export async function configuredBinds(loaded: Pick<LoadedConfig, 'config' | 'defaults'>, root: string): Promise<{ binds: Record<string, string>; securityBind: string }> {
   const { config, defaults } = loaded;
   const values = config.config as Record<string, unknown>;
-  const fromFiles: Record<string, unknown> = {};
-  for (const key of ['DATABASE_BINDS', 'SECURITY_MODELS_DB_BIND'] as const) {
-    const named = values[`${key}_FILE`];
-    if (typeof named !== 'string' || named === '') continue;
-    const file = path.resolve(root, named);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new CliError(`${CONFIG_FILE}: ${key}_FILE: cannot read ${file} (${code}); ${key} is read from that file`);
-    }
-    fromFiles[key] = text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
+  const securityBind = (values.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
+  const named = values.DATABASE_BINDS_FILE;
+  if (typeof named !== 'string' || named === '') return { binds: (values.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>, securityBind };
+  const file = path.resolve(root, named);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new CliError(`${CONFIG_FILE}: DATABASE_BINDS_FILE: cannot read ${file} (${code}); DATABASE_BINDS is read from that file`);
   }
-  const given: Record<string, unknown> = { DATABASE_BINDS: values.DATABASE_BINDS, SECURITY_MODELS_DB_BIND: values.SECURITY_MODELS_DB_BIND };
-  if (Object.keys(fromFiles).length > 0) {
-    const { parseBindUrl, parseConfig } = await import('@fw/schemas');
-    const source = Object.keys(fromFiles)
-      .map((key) => `${CONFIG_FILE} ${key}_FILE (${path.resolve(root, values[`${key}_FILE`] as string)})`)
-      .join(', ');
-    try {
-      const parsed = parseConfig([{ source, values: fromFiles }]);
-      if (fromFiles.DATABASE_BINDS !== undefined) given.DATABASE_BINDS = parsed.DATABASE_BINDS;
-      if (fromFiles.SECURITY_MODELS_DB_BIND !== undefined) given.SECURITY_MODELS_DB_BIND = parsed.SECURITY_MODELS_DB_BIND;
-    } catch (error) {
-      throw new CliError(error instanceof Error ? error.message : String(error));
-    }
-    // A URL of no database fw supports, named with the file (the renders would not say where it came from).
-    for (const [bind, url] of fromFiles.DATABASE_BINDS === undefined ? [] : Object.entries(given.DATABASE_BINDS as Record<string, string>)) {
-      const parsed = parseBindUrl(bind, url);
-      if ('error' in parsed) throw new CliError(`${source}: ${parsed.error}`);
-    }
+  const { parseBindUrl, parseConfig } = await import('@fw/schemas');
+  const source = `${CONFIG_FILE} DATABASE_BINDS_FILE (${file})`;
+  let binds: Record<string, string>;
+  try {
+    // With fw.json's SECURITY_MODELS_DB_BIND, which must name one of them.
+    const own = values.SECURITY_MODELS_DB_BIND === undefined ? {} : { SECURITY_MODELS_DB_BIND: values.SECURITY_MODELS_DB_BIND };
+    binds = parseConfig([{ source: CONFIG_FILE, values: own }, { source, values: { DATABASE_BINDS: text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '') } }]).DATABASE_BINDS;
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
   }
-  return {
-    binds: (given.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>,
-    securityBind: (given.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string,
-  };
+  // A URL of no database fw supports, named with the file (the renders would not say where it came from).
+  for (const [bind, url] of Object.entries(binds)) {
+    const parsed = parseBindUrl(bind, url);
+    if ('error' in parsed) throw new CliError(`${source}: ${parsed.error}`);
+  }
+  return { binds, securityBind };
 }

@@ -89,7 +89,9 @@ export interface LoadedConfig {
    * {@link sources} made precise, entry for entry: where in each layer the key was set, for
    * messages: the file and line (`app_configs/my-app.ini:3`, `.env:2`, `fw.json:5:5`; the line of
    * `X_FILE` when that set it) or the variable (`environment variable DATABASE_BINDS_FILE`,
-   * `environment variable DATABASE_URL`, `.env:2 (DATABASE_URL)`); `overrides` and the development defaults as in `sources`.
+   * `environment variable DATABASE_URL`, `.env:2 (DATABASE_URL)`; for `DATABASE_URL_FILE`, the file and
+   * where it was named: `/run/secrets/db (DATABASE_URL_FILE in the environment)`,
+   * `/run/secrets/db (DATABASE_URL_FILE at .env:2)`); `overrides` and the development defaults as in `sources`.
    */
   readonly origins: Readonly<Record<string, readonly string[]>>;
 }
