@@ -22,7 +22,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { CommandIO } from '../cli/io.js';
 import { classifyChange, ignoredDir, prismaClientDirs, relPath, type ChangeKind } from './classify.js';
 import { openDownPage, type DownPage } from './down-page.js';
-import { addressOf, isFailedMessage, isServingMessage, type ChangedMessage, type FailedMessage } from './messages.js';
+import { addressOf, DEV_PARENT_ENV, isFailedMessage, isServingMessage, type ChangedMessage, type FailedMessage } from './messages.js';
 
 export type { ChangedMessage } from './messages.js';
 
@@ -50,8 +50,9 @@ const RESTARTS: ReadonlySet<ChangeKind> = new Set(['restart', 'migration', 'clie
 /** Runs the dev loop in `root` until SIGINT/SIGTERM; resolves to the exit code. */
 export async function devProject(root: string, io: CommandIO, options: DevOptions): Promise<number> {
   const fwBin = fileURLToPath(new URL('../bin/fw.js', import.meta.url));
-  // Development defaults (DEBUG on) unless the user's environment says otherwise.
-  const env: NodeJS.ProcessEnv = { ...io.env, FW_ENV: io.env.FW_ENV ?? 'development' };
+  // Development defaults (DEBUG on) unless the user's environment says otherwise; the marker
+  // that tells the child it runs under this fw dev (an IPC channel alone does not: underDev()).
+  const env: NodeJS.ProcessEnv = { ...io.env, FW_ENV: io.env.FW_ENV ?? 'development', [DEV_PARENT_ENV]: String(process.pid) };
   let child: ChildProcess | undefined;
   let stopping = false;
   let restarting = false;
