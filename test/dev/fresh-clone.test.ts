@@ -185,3 +185,31 @@ describe('without the Prisma CLI installed', () => {
     );
   });
 });
+
+describe('a client generated to a custom output (not generated/prisma/<bind>)', () => {
+  it('npm run typecheck, npm test and npm run build generate it there, and the build compiles it from there', async () => {
+    const schema = path.join(root, 'prisma/main/schema.prisma');
+    await writeFile(schema, (await readFile(schema, 'utf8')).replace('"../../generated/prisma/main"', '"../../lib/db/main"'));
+    for (const file of ['fluid/notes.ts', 'test/notes.test.ts']) {
+      const abs = path.join(root, file);
+      await writeFile(abs, (await readFile(abs, 'utf8')).replace('../generated/prisma/main/client.js', '../lib/db/main/client.js'));
+    }
+    await clone();
+
+    const typecheck = await npmRun('typecheck');
+    expect(typecheck.code, typecheck.output).toBe(0);
+    expect(typecheck.output).toContain('fw typecheck: generated the Prisma client of prisma/main (lib/db/main was missing)');
+
+    await rm(path.join(root, 'lib'), { recursive: true, force: true });
+    const tests = await npmRun('test');
+    expect(tests.code, tests.output).toBe(0);
+    expect(tests.output).toContain('fw test: generated the Prisma client of prisma/main (lib/db/main was missing)');
+
+    await rm(path.join(root, 'lib'), { recursive: true, force: true });
+    const build = await npmRun('build');
+    expect(build.code, build.output).toBe(0);
+    expect(existsSync(path.join(root, 'lib/db/main/client.ts'))).toBe(true);
+    expect(existsSync(path.join(root, 'dist/lib/db/main/client.js'))).toBe(true);
+    expect(existsSync(path.join(root, 'generated'))).toBe(false);
+  }, 240_000);
+});
