@@ -59,16 +59,19 @@ export const FOREIGN_KEYS: readonly string[] = Object.freeze(['DATABASE_URL']);
 /**
  * Environment variables fw's programs read that are not config keys (so never in `fluid.config`):
  * `FW_APP` (which app config), `FW_DEBUG` (stack traces of CLI errors), `FW_CACHE` (`off`: no
- * generator cache), `FW_NODE` (the frontend's Node), and `FW_NODE22`, `FW_TOOLS_DIR`,
- * `FW_PRISMA_OFFLINE_DIR` (fw's own CI and tests). `FW_LOG_LEVEL` is a config key: the
- * environment sets it like any other.
+ * generator cache), `FW_NODE` (the frontend's Node), `FW_DEV_PARENT` (`fw dev` marks the app it
+ * runs), `FW_PRISMA_CLIENTS_CHECKED` (`fw test` tells its vitest the Prisma clients are checked),
+ * and `FW_NODE22`, `FW_TOOLS_DIR`, `FW_PRISMA_OFFLINE_DIR` (fw's own CI and tests). `FW_LOG_LEVEL`
+ * is a config key: the environment sets it like any other.
  */
 export const FW_ENVIRONMENT_VARIABLES: readonly string[] = Object.freeze([
   'FW_APP',
   'FW_CACHE',
   'FW_DEBUG',
+  'FW_DEV_PARENT',
   'FW_NODE',
   'FW_NODE22',
+  'FW_PRISMA_CLIENTS_CHECKED',
   'FW_PRISMA_OFFLINE_DIR',
   'FW_TOOLS_DIR',
 ]);

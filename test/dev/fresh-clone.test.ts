@@ -17,7 +17,7 @@ import { run } from '../../generators/src/commands/index.js';
 import { testIO } from '../generators/helpers.js';
 import { fw, linkFromCheckout, newProject } from '../generators/project-helpers.js';
 import { usePrismaOffline } from '../support/prisma.js';
-import { cleanupDevProjects, devProject, DevRun, FW_BIN, requireBuild } from './helpers.js';
+import { cleanupDevProjects, devProject, DevRun, FW_BIN, REPO, requireBuild } from './helpers.js';
 
 let root: string;
 const GENERATED = 'generated/prisma/main';
@@ -30,8 +30,13 @@ function projectEnv(): NodeJS.ProcessEnv {
 
 /** Runs the project's `npm run <script>`; its exit code and output. */
 function npmRun(script: string): Promise<{ code: number | null; output: string }> {
+  return command('npm', ['run', script]);
+}
+
+/** Runs `command` in the project with its environment; its exit code and output. */
+function command(file: string, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', script], { cwd: root, env: projectEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: root, env: projectEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -134,6 +139,22 @@ describe('a fresh clone of a Prisma app (no generated/) runs its scripts', () =>
     expect(result.output).toMatch(/notes\.test\.ts/);
   }, 180_000);
 
+  it("npx vitest run (not npm test) generates the missing client in the project's globalSetup, then the tests pass", async () => {
+    await clone();
+    // The project's own vitest, run directly as `npx vitest run` would (the checkout's install).
+    const result = await command(path.join(REPO, 'node_modules/.bin/vitest'), ['run']);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain(`vitest: generated the Prisma client of prisma/main (${GENERATED} was missing)`);
+    expect(result.output).toMatch(/notes\.test\.ts/);
+
+    // npm test checked the clients itself: its vitest does not check (or say anything) again.
+    await clone();
+    const viaScript = await npmRun('test');
+    expect(viaScript.code, viaScript.output).toBe(0);
+    expect(viaScript.output).toContain('fw test: generated the Prisma client of prisma/main');
+    expect(viaScript.output).not.toContain('vitest: generated');
+  }, 180_000);
+
   it('npm run dev generates the missing client, then serves a route using the model', async () => {
     await clone();
     const dev = await DevRun.npm(root, 'dev', projectEnv());
@@ -163,4 +184,32 @@ describe('without the Prisma CLI installed', () => {
         '(so the Prisma client is not generated: prisma/main: generated/prisma/main was missing)\n',
     );
   });
+});
+
+describe('a client generated to a custom output (not generated/prisma/<bind>)', () => {
+  it('npm run typecheck, npm test and npm run build generate it there, and the build compiles it from there', async () => {
+    const schema = path.join(root, 'prisma/main/schema.prisma');
+    await writeFile(schema, (await readFile(schema, 'utf8')).replace('"../../generated/prisma/main"', '"../../lib/db/main"'));
+    for (const file of ['fluid/notes.ts', 'test/notes.test.ts']) {
+      const abs = path.join(root, file);
+      await writeFile(abs, (await readFile(abs, 'utf8')).replace('../generated/prisma/main/client.js', '../lib/db/main/client.js'));
+    }
+    await clone();
+
+    const typecheck = await npmRun('typecheck');
+    expect(typecheck.code, typecheck.output).toBe(0);
+    expect(typecheck.output).toContain('fw typecheck: generated the Prisma client of prisma/main (lib/db/main was missing)');
+
+    await rm(path.join(root, 'lib'), { recursive: true, force: true });
+    const tests = await npmRun('test');
+    expect(tests.code, tests.output).toBe(0);
+    expect(tests.output).toContain('fw test: generated the Prisma client of prisma/main (lib/db/main was missing)');
+
+    await rm(path.join(root, 'lib'), { recursive: true, force: true });
+    const build = await npmRun('build');
+    expect(build.code, build.output).toBe(0);
+    expect(existsSync(path.join(root, 'lib/db/main/client.ts'))).toBe(true);
+    expect(existsSync(path.join(root, 'dist/lib/db/main/client.js'))).toBe(true);
+    expect(existsSync(path.join(root, 'generated'))).toBe(false);
+  }, 240_000);
 });

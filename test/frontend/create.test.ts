@@ -80,7 +80,7 @@ describe('a Vite app with Vite Additives', () => {
       expect(test).toContain('beforeAll(() => client.start());');
       expect(test.indexOf('beforeAll(() => client.start());')).toBeLessThan(test.indexOf('\ntest('));
     }
-    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['test/build-frontend.ts'],");
+    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['@fw/cli/vitest-setup', 'test/build-frontend.ts'],");
     expect(await read(root, 'test/build-frontend.ts')).toContain('await buildFrontend();');
     // The README's map of the project shows where the frontend is.
     expect(await read(root, 'README.md')).toMatch(/^\| `fluid\/frontend\/` +\| The Vite app/m);
@@ -90,7 +90,7 @@ describe('a Vite app with Vite Additives', () => {
 describe('an htmx app with a Vite Additive', () => {
   it("has its tests build the Additive's frontend and boot before the first request", async () => {
     const root = await newProject('my-app', '--surface', 'htmx', '--no-alpine');
-    expect(await read(root, 'vitest.config.ts')).not.toContain('globalSetup');
+    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['@fw/cli/vitest-setup'],");
     expect(await listFiles(root)).not.toContain('test/build-frontend.ts');
     expect((await fw(root, 'create', 'additive', 'shop')).code).toBe(0);
     const manifest = path.join(root, 'additives/shop/manifest.json');
@@ -100,7 +100,7 @@ describe('an htmx app with a Vite Additive', () => {
     expect(generated.code, generated.error).toBe(0);
 
     // Without the build, the production boot of `npm test` stops: the Additive's index is missing.
-    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['test/build-frontend.ts'],");
+    expect(await read(root, 'vitest.config.ts')).toContain("globalSetup: ['@fw/cli/vitest-setup', 'test/build-frontend.ts'],");
     expect(await listFiles(root)).toContain('test/build-frontend.ts');
     const home = await read(root, 'test/home.test.ts');
     expect(home).toContain('beforeAll(() => client.start());');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { ensureClients } from '../migrate/client.js';
+import { CLIENTS_CHECKED_ENV } from '../migrate/vitest-setup.js';
 import { findProjectRoot } from '../project.js';
 import { projectTsc } from './build.js';
 
@@ -56,7 +57,8 @@ export async function runTest(argv: string[], io: CommandIO): Promise<number> {
   const root = await findProjectRoot(io.cwd);
   const vitest = projectBin(root, 'vitest');
   await ensureClients(root, io, 'fw test');
-  return exec(vitest, ['run', ...argv], io.cwd, io, 'fw test');
+  // The project's vitest globalSetup (@fw/cli/vitest-setup) need not check them again.
+  return exec(vitest, ['run', ...argv], io.cwd, { ...io, env: { ...io.env, [CLIENTS_CHECKED_ENV]: root } }, 'fw test');
 }
 
 /** `fw typecheck`: the stale Prisma clients, then `tsc --noEmit` with the arguments. Returns tsc's exit code. */

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -123,9 +124,10 @@ export async function serveProject(root: string, options: ServeOptions): Promise
     }
     throw error;
   }
-  // Under fw dev (an IPC channel to it): if fw dev dies without stopping the app (killed), the
-  // channel closes; stop then too, or the app would go on serving with nothing watching it.
-  if (process.connected) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  // Under fw dev: if fw dev dies without stopping the app (killed), the IPC channel closes; stop
+  // then too, or the app would go on serving with nothing watching it. Another parent's channel
+  // (a process manager's fork(), a test runner) is none of fw's business.
+  if (underDev()) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   const url = (served as { url?: unknown } | undefined)?.url;
   return typeof url === 'string' ? url : undefined;
 }
@@ -246,7 +248,9 @@ async function runCommand(name: 'fw run' | 'fw dev', argv: string[], io: Command
   // The app imports the git-ignored generated/prisma/<bind>/: a fresh clone has none yet. The
   // dev loop does it once before its first start, not each app process it restarts.
   const watch = name === 'fw dev' || values.watch === true;
-  if (watch || !underDev()) await ensureClients(root, io, watch ? 'fw dev' : name);
+  // Not in the app fw dev runs (fw dev did it), nor in a worker of --workers (its primary did).
+  // underDev() is asked here, before the app loads, so nothing the app starts inherits its marker.
+  if (watch || (!underDev() && !cluster.isWorker)) await ensureClients(root, io, watch ? 'fw dev' : name);
   if (watch) {
     const childArgs = [...(values.port === undefined ? [] : ['--port', values.port]), ...(values.host === undefined ? [] : ['--host', values.host])];
     const { devProject } = await import('../dev/runner.js'); // chokidar loads only for the dev loop

@@ -8,6 +8,7 @@
  * | server code: anything under `fluid/` or `additives/<name>/` not listed below (`*.ts`, `manifest.json`, locales) | restart |
  * | a migration added or removed: `prisma/<bind>/migrations/<name>/migration.sql` | `migration`: restart, once the bind's client is regenerated (runner.ts) |
  * | the generated Prisma client: the `output` folder of a `prisma/<bind>/schema.prisma` generator (`generated/prisma/<bind>/`) | `client`: restart once it settles |
+ * | `prisma/<bind>/schema.prisma` | `schema`: no restart; the client folders are read again, and a client whose `output` moved is generated there (runner.ts) |
  * | `templates/**` of the app or an Additive | `template`: the app re-reads it; the browser reloads (Tailwind recompiles first) |
  * | `static/**` of the app or an Additive | `static`: the browser reloads (a stylesheet is swapped in place) |
  * | a frontend workspace (`fluid/frontend/**`, `additives/<name>/frontend/**`) | nothing here: Vite's HMR has it |
@@ -21,7 +22,7 @@ import path from 'node:path';
  * (the runner waits for a migration's client, {@link prismaClientDirs}, so one `fw migrate dev` is
  * one restart).
  */
-export type ChangeKind = 'restart' | 'migration' | 'client' | 'template' | 'static' | 'frontend' | 'ignore';
+export type ChangeKind = 'restart' | 'migration' | 'client' | 'schema' | 'template' | 'static' | 'frontend' | 'ignore';
 
 /** Folders never looked into (at any depth). */
 const IGNORED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.fw', 'dist', 'coverage', '.vite']);
@@ -78,7 +79,10 @@ export function classifyChange(rel: string, isDir = false, clients: readonly str
     return 'ignore';
   }
   if (top === 'app_configs') return rest.length === 1 && (isDir || name.endsWith('.ini')) ? 'restart' : 'ignore';
-  if (top === 'prisma') return migrationChange(rest, isDir) ? 'migration' : 'ignore';
+  if (top === 'prisma') {
+    if (!isDir && rest.length === 2 && rest[1] === 'schema.prisma') return 'schema';
+    return migrationChange(rest, isDir) ? 'migration' : 'ignore';
+  }
   // The surface folder: fluid/ or additives/<name>/; `inner` is the path inside it.
   let inner: string[];
   if (top === 'fluid') inner = rest;
@@ -101,8 +105,9 @@ export function classifyChange(rel: string, isDir = false, clients: readonly str
  * applied (readiness, runtime-kernel/src/db/migrations.ts); a running app does not look at the
  * folder again. So a migration added while `fw dev` runs (`fw migrate dev` in another terminal, a
  * git pull) restarts the app, like any other change to what the server ships: the new app sees it
- * and fails readiness until it is applied. Schemas, `prisma.config.ts` and
- * `migration_lock.toml` change nothing the running app reads.
+ * and fails readiness until it is applied. `prisma.config.ts` and `migration_lock.toml` change
+ * nothing the running app reads; nor does a schema (`schema`: only its generators' `output` matters
+ * to the dev loop).
  */
 function migrationChange(rest: readonly string[], isDir: boolean): boolean {
   if (isDir) return rest.length === 1 || rest[1] === 'migrations';

@@ -1,6 +1,6 @@
 /**
  * What `fw dev` and the app it runs (`fw run`, its child) tell each other over the child's IPC
- * channel. The kernel's live reload reads {@link ChangedMessage}; `fw dev` reads the other two,
+ * channel ({@link underDev}: only a child `fw dev` marked as its own). The kernel's live reload reads {@link ChangedMessage}; `fw dev` reads the other two,
  * to keep answering on the app's address while the app cannot start (docs/dev.md).
  */
 import type { FailureReport } from '../cli/main.js';
@@ -66,14 +66,32 @@ export function addressOf(url: string): { host: string; port: number } | undefin
   }
 }
 
-/** True when this process runs under `fw dev` (it has an IPC channel to it). */
+/**
+ * The variable `fw dev` sets, to its own process id, in the environment of the app it runs (and of
+ * no other process): an IPC channel alone says nothing, since any forked process has one (an app
+ * a process manager started with `fork()`, a cluster worker, a test runner's child).
+ */
+export const DEV_PARENT_ENV = 'FW_DEV_PARENT';
+
+let devParent: boolean | undefined;
+
+/**
+ * True when this process is the app `fw dev` runs: {@link DEV_PARENT_ENV} names its parent process
+ * and it has an IPC channel to it. The first call takes the variable out of `process.env`, so the
+ * processes the app starts (a cluster's workers, anything it spawns) do not inherit it.
+ */
 export function underDev(): boolean {
-  return process.send !== undefined && process.connected;
+  if (devParent === undefined) {
+    const parent = process.env[DEV_PARENT_ENV];
+    delete process.env[DEV_PARENT_ENV];
+    devParent = parent !== undefined && /^\d+$/.test(parent) && Number(parent) === process.ppid;
+  }
+  return devParent && process.send !== undefined && process.connected;
 }
 
 /**
- * Sends `message` to `fw dev` when this process runs under it (it has an IPC channel), and
- * resolves once it is written, so a process about to exit has said it.
+ * Sends `message` to `fw dev` when this process runs under it ({@link underDev}), and resolves
+ * once it is written, so a process about to exit has said it.
  */
 export function tellDev(message: ServingMessage | FailedMessage): Promise<void> {
   const send = process.send?.bind(process);

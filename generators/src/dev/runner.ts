@@ -7,6 +7,8 @@
  * - a migration (`fw migrate dev`) restarts it once its Prisma client is regenerated: Prisma writes
  *   `migration.sql` first and the client after, so the restart waits up to {@link CLIENT_WAIT} for
  *   the client folder to change, then for it to be quiet ({@link CLIENT_SETTLE});
+ * - a schema change (`prisma/<bind>/schema.prisma`) re-reads the client folders: a client whose
+ *   `output` moved is watched there, and generated there when missing (which restarts the app);
  * - a template or static change is sent to the running child over the IPC channel: the kernel
  *   recompiles Tailwind when it is on and tells the browsers to reload (docs/dev.md);
  * - frontend workspace changes are left to Vite's HMR in the child, and compiled output, temp
@@ -20,9 +22,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
 import type { CommandIO } from '../cli/io.js';
+import { ensureClients } from '../migrate/client.js';
 import { classifyChange, ignoredDir, prismaClientDirs, relPath, type ChangeKind } from './classify.js';
 import { openDownPage, type DownPage } from './down-page.js';
-import { addressOf, isFailedMessage, isServingMessage, type ChangedMessage, type FailedMessage } from './messages.js';
+import { addressOf, DEV_PARENT_ENV, isFailedMessage, isServingMessage, type ChangedMessage, type FailedMessage } from './messages.js';
 
 export type { ChangedMessage } from './messages.js';
 
@@ -50,8 +53,9 @@ const RESTARTS: ReadonlySet<ChangeKind> = new Set(['restart', 'migration', 'clie
 /** Runs the dev loop in `root` until SIGINT/SIGTERM; resolves to the exit code. */
 export async function devProject(root: string, io: CommandIO, options: DevOptions): Promise<number> {
   const fwBin = fileURLToPath(new URL('../bin/fw.js', import.meta.url));
-  // Development defaults (DEBUG on) unless the user's environment says otherwise.
-  const env: NodeJS.ProcessEnv = { ...io.env, FW_ENV: io.env.FW_ENV ?? 'development' };
+  // Development defaults (DEBUG on) unless the user's environment says otherwise; the marker
+  // that tells the child it runs under this fw dev (an IPC channel alone does not: underDev()).
+  const env: NodeJS.ProcessEnv = { ...io.env, FW_ENV: io.env.FW_ENV ?? 'development', [DEV_PARENT_ENV]: String(process.pid) };
   let child: ChildProcess | undefined;
   let stopping = false;
   let restarting = false;
@@ -137,6 +141,26 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
 
   // The generated Prisma clients' folders (read again with each batch: a schema may be new).
   let clients = prismaClientDirs(root);
+  /**
+   * Reads the client folders again. When one is new (a schema's `output` moved), its client is
+   * generated there if it is missing (with `generate`), as before the first start: the files it
+   * writes then restart the app like any regenerated client. A migration's batch does not
+   * generate: `fw migrate dev` generates the client itself right after the migration.
+   */
+  const rereadClients = (generate: boolean): void => {
+    const before = clients;
+    clients = prismaClientDirs(root);
+    if (!generate || clients.every((dir) => before.includes(dir))) return;
+    cycle = cycle.then(async () => {
+      if (stopping) return;
+      try {
+        await ensureClients(root, io, 'fw dev');
+      } catch (error) {
+        // Named by ensureClients ("fw dev: ... failed"); the app goes on with what it has.
+        io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    });
+  };
 
   // Changes are gathered for a moment: an editor's save or a generator run is several events.
   const pending = new Map<string, ChangeKind>();
@@ -144,7 +168,7 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   const flush = (): void => {
     const batch = [...pending];
     pending.clear();
-    clients = prismaClientDirs(root);
+    rereadClients(!batch.some(([, kind]) => kind === 'migration'));
     // Named after a file that is still there when there is one (a migration before the client
     // files): a tool that writes a temporary file and renames it over the edited one (an editor's
     // atomic save) leaves an add and an unlink of a name fw does not know, and the change of the
@@ -168,7 +192,7 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     const rel = relPath(root, file);
     let kind = classifyChange(rel, false, clients);
     if (kind === 'migration') {
-      clients = prismaClientDirs(root);
+      rereadClients(false);
       kind = classifyChange(rel, false, clients);
     }
     if (kind === 'ignore' || kind === 'frontend') return;

@@ -28,9 +28,14 @@ export interface StaleClient {
   reason: string;
 }
 
-/** The project-relative (posix) output folder of the schema's `prisma-client` generator, if it has one. */
+/**
+ * The project-relative (posix) output folder of the schema's `prisma-client` generator, if it has
+ * one: its `output`, resolved from the schema's folder as Prisma does, wherever it points. Other
+ * generators (an ERD, `prisma-client-js`) write no `client.ts` to compare, so they are not it.
+ */
 function clientDir(root: string, bind: string, schema: string): string | undefined {
   for (const block of schema.matchAll(/^\s*generator\s+\w+\s*\{([^}]*)\}/gm)) {
+    if (/^\s*provider\s*=\s*"([^"]+)"/m.exec(block[1]!)?.[1] !== 'prisma-client') continue;
     const output = /^\s*output\s*=\s*"([^"]+)"/m.exec(block[1]!)?.[1];
     if (output) return path.relative(root, path.resolve(root, 'prisma', bind, output)).split(path.sep).join('/');
   }
