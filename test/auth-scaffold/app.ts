@@ -95,6 +95,8 @@ export function linkHrefs(html: string): string[] {
 /** A project with the auth scaffold. */
 export interface ScaffoldProject {
   root: string;
+  /** What `fw create auth` printed. */
+  authOutput: string;
   remove(): Promise<void>;
 }
 
@@ -110,7 +112,7 @@ export async function scaffoldProject(flags: string[] = [], edit?: (root: string
   const auth = await fw(root, 'create', 'auth');
   expect(auth.error, 'fw create auth').toBeUndefined();
   expect(auth.code, auth.out).toBe(0);
-  return { root, remove: () => rm(work, { recursive: true, force: true }) };
+  return { root, authOutput: auth.out, remove: () => rm(work, { recursive: true, force: true }) };
 }
 
 /** `fw migrate dev --name auth`, which also generates the Prisma client the app imports. */

@@ -5,7 +5,7 @@
  * the generated `fluid/app.ts` and the generated template pages name that address; under
  * `fw dev` it was a 404 (only the production build was mounted at `/frontend/`).
  * The auth pages are styled by the scaffold's own `fluid/static/auth.css` (such an app has no
- * `app.css`). test/auth-scaffold/page-icons.test.ts checks the same pages in production.
+ * project `app.css`; its `fw make page` pages link their own). test/auth-scaffold/page-icons.test.ts checks the same pages in production.
  */
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';

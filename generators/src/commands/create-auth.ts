@@ -9,6 +9,7 @@ import { projectCaches } from '../cli/caches.js';
 import { runPipeline } from '../pipeline/run.js';
 import type { Tree } from '../pipeline/tree.js';
 import { findProjectRoot } from '../project.js';
+import { isMakeGenerator } from '../project/generators.js';
 import { styleOf } from '../project/config-edit.js';
 import { registrationLines, renderWholeProject, writeWarnings } from '../project/regenerate.js';
 
@@ -72,7 +73,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     root,
     command,
     dryRun,
-    tree: { formatter, cache, owns: 'all', generatorId: command },
+    // The files `fw make` wrote are yours once written, as under fw generate: left as they are.
+    tree: { formatter, cache, owns: 'all', leaves: isMakeGenerator, generatorId: command },
     render: async (tree) => {
       await editConfig(tree);
       try {

@@ -63,6 +63,11 @@ export interface MakeApi {
   read(file: string): Promise<string | undefined>;
   /** Whether a file will exist after the run. */
   exists(file: string): Promise<boolean>;
+  /**
+   * Whether you deleted a file fw generated (`.fw/record.json` has it, the project does not):
+   * rendering it again leaves it deleted, unless `--force`.
+   */
+  deleted(file: string): Promise<boolean>;
   /** The route table of `fluid/app.ts` and of every local Additive. */
   routes(): Promise<MakeRoute[]>;
   /**

@@ -58,6 +58,10 @@ export function makeApi(run: MakeRun): MakeApi {
     force: run.force,
     read: (file) => run.tree.readText(projectPath(run, file)),
     exists: (file) => run.tree.exists(projectPath(run, file)),
+    async deleted(file) {
+      const rel = projectPath(run, file);
+      return (await run.tree.record())[rel] !== undefined && !(await run.tree.exists(rel));
+    },
     routes: () => routesOf(run),
     async render(file, content) {
       const rel = projectPath(run, file);

@@ -1,4 +1,4 @@
-import { VITE_APP_ICON } from '../../additive/render.js';
+import { servesViteIndex, VITE_APP_ICON } from '../../additive/render.js';
 import type { FwAddAction, FwRouteAction } from '../api.js';
 import { additiveQuestion, nameQuestion, type Builtin } from '../builtin.js';
 import { invalidName, kebabCase, sentenceCase, tsString } from '../names.js';
@@ -12,6 +12,9 @@ export const plainText = (what: string) => (value: unknown): true | string =>
 const APP_ICON = 'fluid/static/favicon.svg';
 /** The icon of an app whose Vite surface serves `/` (create-vite's), served at `VITE_APP_ICON` in both modes. */
 const VITE_ICON = 'fluid/frontend/public/favicon.svg';
+
+/** The main app's stylesheet, which its template pages link (the project blueprint's, or {@link page}'s). */
+const APP_STYLESHEET = 'fluid/static/app.css';
 
 /** `fw make page`: a template and the `app` route that renders it (`fw:route` + `fw:add`). */
 export const page: Builtin = {
@@ -32,7 +35,12 @@ export const page: Builtin = {
     const template = additive ? `${additive}/${file}.html` : `${file}.html`;
     const target = additive ? `additives/${additive}/templates/${template}` : `fluid/templates/${template}`;
     const stylesheet = additive ? `${additive}.css` : 'app.css';
-    const stylesheetFile = additive ? `additives/${additive}/static/${stylesheet}` : `fluid/static/${stylesheet}`;
+    const stylesheetFile = additive ? `additives/${additive}/static/${stylesheet}` : APP_STYLESHEET;
+    // An app whose Vite surface serves `/` has no fluid/static/app.css (the project blueprint's is
+    // the template home page's): its pages get the same stylesheet, written once (never over yours,
+    // and not again once you deleted it, unless --force).
+    const viteIndex = !additive && servesViteIndex(fw.config.config.APP_FRONTEND);
+    const writeStylesheet = viteIndex && !(await fw.exists(APP_STYLESHEET)) && (fw.force || !(await fw.deleted(APP_STYLESHEET)));
     const routes = await fw.routes();
     const home = routes.find((r) => r.name === (additive ? `${additive}.index` : 'home') && (r.method === 'GET' || r.method === 'ALL'));
     const route: FwRouteAction = {
@@ -53,10 +61,13 @@ export const page: Builtin = {
         // The kernel's template helpers: {{static}} and {{url_for}} follow the app's prefixes and routes.
         // The app's icon, linked as its home page links it (a Vite surface serving its own index has its workspace's).
         icon: (await fw.exists(APP_ICON)) ? "{{static 'favicon.svg'}}" : (await fw.exists(VITE_ICON)) ? VITE_APP_ICON : false,
-        stylesheet: (await fw.exists(stylesheetFile)) ? `{{static '${stylesheet}'${additive ? ` additive='${additive}'` : ''}}}` : false,
-        home: home ? `{{url_for '${home.name}'}}` : false,
+        stylesheet: writeStylesheet || (await fw.exists(stylesheetFile)) ? `{{static '${stylesheet}'${additive ? ` additive='${additive}'` : ''}}}` : false,
+        // The home page: the app's `home` route, or the index a Vite surface serves at `/` (the kernel's `frontend.index`).
+        home: home ? `{{url_for '${home.name}'}}` : viteIndex ? "{{url_for 'frontend.index'}}" : false,
       },
     };
-    return [route, render];
+    if (!writeStylesheet) return [route, render];
+    const css: FwAddAction = { type: 'fw:add', path: APP_STYLESHEET, blueprint: 'page/app.css.hbs', data: {}, skipIfExists: true };
+    return [route, render, css];
   },
 };
