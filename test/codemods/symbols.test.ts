@@ -55,12 +55,32 @@ function randomApp(random: () => number): string {
   ].join('\n');
 }
 
+/**
+ * Parsed declaration files that no test writes (TypeScript's libs, the checkout's node_modules,
+ * reached through each project's node_modules link), shared by every program as an editor's
+ * language service shares them: parsing them again for each check was most of this file's time.
+ */
+const parsedOutside = new Map<string, ts.SourceFile>();
+
 /** Type-checks a project with TypeScript's API in-process; returns the diagnostics as `file(line): message`. */
 function typecheck(root: string): string[] {
   const configFile = path.join(root, 'tsconfig.json');
   const read = ts.readConfigFile(configFile, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, configFile);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  const host = ts.createCompilerHost(parsed.options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    const project = fileName.startsWith(`${root}/`) && !fileName.includes('/node_modules/');
+    if (project) return getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+    const key = `${fileName}\0${JSON.stringify(languageVersionOrOptions)}`;
+    let file = parsedOutside.get(key);
+    if (file === undefined) {
+      file = getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+      if (file !== undefined) parsedOutside.set(key, file);
+    }
+    return file;
+  };
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file ? `${path.relative(root, d.file.fileName)}(${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1})` : 'tsconfig';
     return `${where}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;

@@ -52,7 +52,7 @@ beforeAll(async () => {
   config.config.APP_FRONTEND = { type: 'none' };
   await writeFile(path.join(root, 'fw.json'), `${JSON.stringify(config, null, 2)}\n`);
   generated = fw('generate');
-  sh('npm', ['install', '--no-audit', '--no-fund'], root, 240_000);
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], root, 240_000);
   // create-fw-app wrote app_configs/regen-app.ini (SECRET_KEY), so the app boots as it is.
 }, 360_000);
 

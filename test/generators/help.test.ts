@@ -37,3 +37,9 @@ test('every other invocation still reaches the commands', () => {
   expect(group.status).toBe(0);
   expect(group.stdout).toContain('create project');
 });
+
+test("the build makes the binary executable: the checkout's node_modules/.bin/fw runs by itself", async () => {
+  const { help } = (await import(COMMANDS)) as { help: string };
+  const direct = spawnSync(path.join(REPO, 'node_modules/.bin/fw'), ['--help'], { cwd: REPO, encoding: 'utf8' });
+  expect({ error: direct.error?.message, stdout: direct.stdout, code: direct.status }).toEqual({ error: undefined, stdout: `${help}\n`, code: 0 });
+});

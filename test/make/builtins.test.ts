@@ -20,7 +20,7 @@ async function generateIsNoOp(): Promise<void> {
 
 beforeAll(async () => {
   ({ root, remove } = await project(['--local']));
-  sh('npm', ['install', '--no-audit', '--no-fund'], root, 240_000);
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], root, 240_000);
   // The Prisma environment the model generator writes into (rendered only: no database needed).
   await ok(root, 'migrate', 'init');
   await ok(root, 'create', 'additive', 'blog');

@@ -56,10 +56,11 @@ test('npm install of the next fw and fw generate: both changes kept, a real over
       await replaceIn(path.join(project, 'fluid/static/app.css'), 'max-width: 40rem;', 'max-width: 60rem;');
     },
   });
-  expect(as.run('npm', ['view', '@fw/cli@next', 'version', '--registry', url], work).stdout.trim()).toBe(next);
+  // The run's npm prefers the metadata it cached (registry-setup.ts): ask for the new release.
+  expect(as.run('npm', ['view', '@fw/cli@next', 'version', '--prefer-online', '--registry', url], work).stdout.trim()).toBe(next);
 
-  as.run('npm', ['install', `@fw/kernel@${next}`], root);
-  as.run('npm', ['install', '--save-dev', `@fw/cli@${next}`], root);
+  as.run('npm', ['install', '--prefer-online', `@fw/kernel@${next}`], root);
+  as.run('npm', ['install', '--prefer-online', '--save-dev', `@fw/cli@${next}`], root);
   const generated = as.run('npx', ['fw', 'generate'], root, [1]);
   const report = generated.stdout + generated.stderr;
   expect(report).toMatch(/merge\s+fluid\/templates\/index\.html/);

@@ -32,6 +32,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const published = await publishAll(registry);
     const env = Object.fromEntries(Object.entries(registry.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    // The run's npm index is new (startRegistry), so what it caches is this run's registry: every
+    // install after the first reads the metadata it already has instead of asking verdaccio again
+    // for each package. A test that publishes during the run (upgrade.test.ts) asks with
+    // --prefer-online for what it published.
+    env.npm_config_prefer_offline = 'true';
     project.provide('fwRegistry', { url: registry.url, dir: registry.dir, env, published });
   } catch (error) {
     await registry.close();

@@ -34,9 +34,10 @@ export interface LocalRegistry {
   dir: string;
   /**
    * The environment of a user of this registry: `npm_config_registry` points at it, an npmrc of
-   * its own (with a token, so publishing works) and a cache whose `_npx` folder is this run's
-   * (so `npm create` never reuses a create-fw-app installed by an earlier run) while the
-   * content-addressed store is shared (so tarballs of the uplink download once per machine).
+   * its own (with a token, so publishing works) and a cache whose index and `_npx` folder are
+   * this run's (so no metadata of an earlier run, nor a create-fw-app it installed, is reused)
+   * while the content-addressed store is shared (so tarballs of the uplink download once per
+   * machine, and an install reads them by their integrity without asking the registry).
    */
   env: NodeJS.ProcessEnv;
   /** Stops verdaccio and removes the run's folder. */
@@ -129,22 +130,35 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
   const host = url.replace(/^http:/, '');
   await writeFile(npmrc, `registry=${url}\n${host}:_authToken=fw-release-test\nfund=false\naudit=false\nupdate-notifier=false\n`);
   const cache = path.join(dir, 'npm-cache');
-  await mkdir(cache, { recursive: true });
+  const cacache = path.join(cache, '_cacache');
+  await mkdir(cacache, { recursive: true });
   const shared = path.join(spawnSync('npm', ['config', 'get', 'cache'], { cwd: REPO, encoding: 'utf8' }).stdout.trim(), '_cacache');
-  await mkdir(shared, { recursive: true });
-  await symlink(shared, path.join(cache, '_cacache'), 'dir');
+  // Only the content store is shared: its files are named by their hash, so a tarball downloaded
+  // by any run is the same bytes in every run, and npm reads it by the integrity the lockfile or
+  // the packument gives without asking the registry. The index (URL -> response, packuments
+  // included) is this run's own: a port reused by a later run is a new registry, whose metadata
+  // no earlier run cached. (`tmp` sits beside `content-v2` so npm's moves into it are renames.)
+  for (const folder of ['content-v2', 'tmp']) {
+    await mkdir(path.join(shared, folder), { recursive: true });
+    await symlink(path.join(shared, folder), path.join(cacache, folder), 'dir');
+  }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     npm_config_registry: url,
     npm_config_userconfig: npmrc,
     npm_config_cache: cache,
-    // Registry metadata is always revalidated: a port reused by a later run is a new registry.
-    npm_config_prefer_online: 'true',
     npm_config_yes: 'true',
     CI: '1',
   };
-  // A test runs inside the checkout's npm workspace otherwise: its own settings must not leak in.
-  for (const key of Object.keys(env)) if (/^npm_(package|lifecycle)_/.test(key) || key === 'INIT_CWD') delete env[key];
+  // A test runs inside the checkout's npm workspace otherwise: its own settings must not leak in,
+  // nor the settings `npm test` / `npx` pass down as npm_config_* (e.g. the machine's
+  // omit-lockfile-registry-resolved, under which a lockfile has no tarball URLs and every
+  // `npm ci` asks the registry for each package's metadata and tarball): the user's npm config
+  // is the npmrc above.
+  const own = new Set(['npm_config_registry', 'npm_config_userconfig', 'npm_config_cache', 'npm_config_yes']);
+  for (const key of Object.keys(env)) {
+    if (/^npm_(package|lifecycle)_/.test(key) || key === 'INIT_CWD' || (/^npm_config_/i.test(key) && !own.has(key))) delete env[key];
+  }
 
   return {
     url,
