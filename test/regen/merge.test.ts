@@ -34,6 +34,26 @@ describe('mergeFile of a package.json', () => {
     expect(mergeFile({ ...added, path: 'fluid/frontend/package.json' }).kind).toBe('clean');
     expect(mergeFile({ ...added, path: 'tsconfig.json' }).kind).toBe('conflict');
   });
+
+  it('marks only the key both sides changed: the neighbouring script the render changed alone and a dependency the user added merge', () => {
+    const scripts = (test: string, typecheck: string): Record<string, unknown> => ({ scripts: { dev: 'fw run', test, typecheck } });
+    const base3 = pkg({ '@fw/kernel': '^0.1.0' }, scripts('vitest run', 'tsc --noEmit'));
+    const ours = pkg({ '@fw/kernel': '^0.1.0', zod: '4.1.0' }, scripts('vitest run --coverage', 'tsc --noEmit'));
+    const theirs = pkg({ '@fw/kernel': '^0.1.0' }, scripts('fw test', 'fw typecheck'));
+    const r = mergeFile({ base: base3, ours, theirs, path: 'package.json' });
+    expect(r).toMatchObject({ kind: 'conflict', conflicts: 1 });
+    const region = (r.text ?? '').split(`${MARKER_OURS}\n`)[1]!.split(`${MARKER_THEIRS}\n`)[0]!;
+    expect(region).toBe(
+      [`    "test": "vitest run --coverage",`, MARKER_BASE, `    "test": "vitest run",`, MARKER_SEP, `    "test": "fw test",`, ''].join('\n'),
+    );
+    // Outside the region: the render's typecheck script and the user's dependency.
+    expect(r.text).toContain('"typecheck": "fw typecheck"');
+    expect(r.text).not.toContain('tsc --noEmit');
+    expect(r.text).toContain('"zod": "4.1.0"');
+    // Resolving the region the user's way leaves valid JSON with everything else merged.
+    const resolved = (r.text ?? '').replace(/^<{7} [^\n]*\n([^\n]*\n)[\s\S]*?^>{7} [^\n]*\n/m, '$1');
+    expect(JSON.parse(resolved)).toMatchObject({ scripts: { test: 'vitest run --coverage', typecheck: 'fw typecheck' }, dependencies: { zod: '4.1.0' } });
+  });
 });
 
 describe('mergeFile', () => {

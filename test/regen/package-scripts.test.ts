@@ -75,14 +75,14 @@ describe('fw generate on a project generated with the older test/typecheck scrip
     expect(await planned(root)).toBe('conflict');
     const run = await fw(root, 'generate');
     expect(run.code, run.out).toBe(1);
-    // The conflict region holds both scripts (the lines are adjacent): the user's test script as
-    // they left it, the new ones as fw renders them.
+    // The conflict region holds the test script alone: the user's as they left it, the new one as
+    // fw renders it. The typecheck script, which only fw changed, is merged outside it.
     const text = await read(root, 'package.json');
     const region = /^<{7} .*\n([\s\S]*?)^\|{7} .*\n[\s\S]*?^={7}\n([\s\S]*?)^>{7} /m.exec(text);
     expect(region, text).not.toBeNull();
-    expect(region![1]).toContain('"test": "vitest run --coverage"');
-    expect(region![2]).toContain('"test": "fw test"');
-    expect(region![2]).toContain('"typecheck": "fw typecheck"');
+    expect(region![1].trim()).toBe('"test": "vitest run --coverage",');
+    expect(region![2].trim()).toBe('"test": "fw test",');
+    expect(text).toContain('"typecheck": "fw typecheck"');
     expect(text).toContain('"seed": "tsx scripts/seed.ts"');
     expect(text).toContain('"zod": "4.6.7"');
   });

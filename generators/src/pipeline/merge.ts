@@ -62,36 +62,11 @@ function mergeBinary(base: Buffer, ours: Buffer, theirs: Buffer): MergeResult {
   return { kind: 'conflict', text: undefined, bytes: ours, conflicts: 1, binary: true };
 }
 
-/**
- * Three-way merges one file with node-diff3, line by line.
- *
- * - Lines are compared with LF endings; the result gets the line-ending style of the file on disk
- *   (`ours`), or of the new render when the file on disk has no line break.
- * - A missing final newline is merged as a flag of its own (the user's choice wins when they
- *   changed it), so it never causes a conflict.
- * - Overlapping changes are written in diff3 style, git's `merge.conflictStyle=diff3`:
- *   {@link MARKER_OURS}, the user's lines, {@link MARKER_BASE}, the last generated lines,
- *   {@link MARKER_SEP}, the new render's lines, {@link MARKER_THEIRS}. Identical changes on both
- *   sides are not conflicts.
- * - A `package.json` whose lines conflict is merged by key instead when no key overlaps (see
- *   `mergePackageJson`): a dependency added by the user and one added by the generator merge.
- * - Binary files (NUL byte or invalid UTF-8 on any side) are never merged: when both sides
- *   changed them differently the result is a conflict whose bytes are the user's, unchanged.
- */
-export function mergeFile(input: MergeInput): MergeResult {
-  const base = asBytes(input.base);
-  const ours = asBytes(input.ours);
-  const theirs = asBytes(input.theirs);
-  const tBase = decodeText(base);
-  const tOurs = decodeText(ours);
-  const tTheirs = decodeText(theirs);
-  if (tBase === undefined || tOurs === undefined || tTheirs === undefined) {
-    return mergeBinary(base, ours, theirs);
-  }
+/** The diff3 line merge of three texts: the merged text with LF endings and its conflict regions. */
+function mergeLines(tBase: string, tOurs: string, tTheirs: string): { lf: string; conflicts: number } {
   const b = splitLines(tBase);
   const o = splitLines(tOurs);
   const t = splitLines(tTheirs);
-
   const out: string[] = [];
   let conflicts = 0;
   let endsInConflict = false;
@@ -107,15 +82,62 @@ export function mergeFile(input: MergeInput): MergeResult {
     }
   }
   const finalNewline = endsInConflict || (o.finalNewline === b.finalNewline ? t.finalNewline : o.finalNewline);
-  const eol: Eol = o.eol !== 'none' ? o.eol : t.eol !== 'none' ? t.eol : b.eol;
   let lf = out.join('\n');
   if (finalNewline && out.length > 0) lf += '\n';
+  return { lf, conflicts };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Three-way merges one file with node-diff3, line by line.
+ *
+ * - Lines are compared with LF endings; the result gets the line-ending style of the file on disk
+ *   (`ours`), or of the new render when the file on disk has no line break.
+ * - A missing final newline is merged as a flag of its own (the user's choice wins when they
+ *   changed it), so it never causes a conflict.
+ * - Overlapping changes are written in diff3 style, git's `merge.conflictStyle=diff3`:
+ *   {@link MARKER_OURS}, the user's lines, {@link MARKER_BASE}, the last generated lines,
+ *   {@link MARKER_SEP}, the new render's lines, {@link MARKER_THEIRS}. Identical changes on both
+ *   sides are not conflicts.
+ * - A `package.json` whose lines conflict is merged by key instead (see `mergePackageJson`): a
+ *   dependency added by the user and one added by the generator merge; a key both changed is a
+ *   conflict of its own lines only.
+ * - Binary files (NUL byte or invalid UTF-8 on any side) are never merged: when both sides
+ *   changed them differently the result is a conflict whose bytes are the user's, unchanged.
+ */
+export function mergeFile(input: MergeInput): MergeResult {
+  const base = asBytes(input.base);
+  const ours = asBytes(input.ours);
+  const theirs = asBytes(input.theirs);
+  const tBase = decodeText(base);
+  const tOurs = decodeText(ours);
+  const tTheirs = decodeText(theirs);
+  if (tBase === undefined || tOurs === undefined || tTheirs === undefined) {
+    return mergeBinary(base, ours, theirs);
+  }
+  // The line endings of the file on disk, else of the new render.
+  const eol: Eol = [tOurs, tTheirs].map(detectEol).find((e) => e !== 'none') ?? detectEol(tBase);
+  let { lf, conflicts } = mergeLines(tBase, tOurs, tTheirs);
   if (conflicts > 0 && /(^|\/)package\.json$/.test(input.path)) {
-    // Two dependencies added next to each other conflict line by line (the comma); by key they do not.
+    // Two dependencies added next to each other conflict line by line (the comma); by key they do
+    // not. Keys both sides changed stay conflicts, marked alone (their neighbours merged by key).
     const byKey = mergePackageJson(toLf(tBase), toLf(tOurs), toLf(tTheirs));
-    if (byKey !== undefined) {
-      lf = byKey;
+    if (byKey?.kind === 'clean') {
+      lf = byKey.text;
       conflicts = 0;
+    } else if (byKey) {
+      const narrowed = mergeLines(byKey.base, byKey.ours, byKey.theirs);
+      // A clean line merge of the narrowed texts (two edits of one array on different lines) counts
+      // only when it is still JSON; otherwise the markers of the narrowed merge or the first stand.
+      if (narrowed.conflicts > 0 || isJson(narrowed.lf)) ({ lf, conflicts } = narrowed);
     }
   }
   const text = fromLf(lf, eol);
