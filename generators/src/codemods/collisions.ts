@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Tree } from '../pipeline/tree.js';
-import { readRoutes, routerPrefix, type Route, type RouteSource } from './routes.js';
+import { readRoutes, relativeImports, routerPrefix, type Route, type RouteSource } from './routes.js';
 
 /** A template a change adds or the project has: its name as `render()` looks it up, and its file. */
 export interface TemplateFile {
@@ -134,10 +134,34 @@ export async function additiveProposal(tree: Tree, name: string): Promise<Propos
  * writes a test for.
  */
 export async function projectRoutes(tree: Tree, additives: readonly string[]): Promise<Route[]> {
-  const app = await tree.readText('fluid/app.ts');
   const sources = new Map<string, RouteSource[]>();
   for (const name of additives) sources.set(name, await additiveSources(tree, name));
-  return readRoutes(app === undefined ? undefined : { path: 'fluid/app.ts', text: app }, sources);
+  return readRoutes(await appModules(tree), sources);
+}
+
+/**
+ * `fluid/app.ts` and every project module it reaches by relative imports (`./posts.js`, and what
+ * that imports), where the app's routes may be registered (`registerPosts(fluid)` in
+ * `fluid/posts.ts`). Additives are read as Additives (their routes are prefixed), not here.
+ */
+async function appModules(tree: Tree): Promise<RouteSource[]> {
+  const out: RouteSource[] = [];
+  const seen = new Set<string>();
+  const queue: string[][] = [['fluid/app.ts']];
+  while (queue.length > 0) {
+    for (const file of queue.shift()!) {
+      if (seen.has(file)) break;
+      // A path the tree refuses (node_modules/, .fw/) is not one of the app's modules.
+      const text = await tree.readText(file).catch(() => undefined);
+      if (text === undefined) continue;
+      seen.add(file);
+      const source = { path: file, text };
+      out.push(source);
+      queue.push(...(await relativeImports(source)).filter((candidates) => !candidates.some((c) => c.startsWith('additives/'))));
+      break;
+    }
+  }
+  return out;
 }
 
 /** Options of {@link checkCollisions}. */

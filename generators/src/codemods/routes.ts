@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { ts as Ts } from 'ts-morph';
 import { tsMorph } from './source.js';
 
@@ -89,8 +90,9 @@ function appRoutes(ts: typeof Ts, source: RouteSource): Route[] {
   const out: Route[] = [];
   for (const call of calls(ts, sf)) {
     const chain = chainOf(ts, call);
-    if (chain?.length !== 3 || !ROUTERS.includes(chain[1]!)) continue;
-    const r = route(ts, sf, call, chain[2]!, chain[1] as Router, undefined, source.path);
+    // `fluid.app.get(...)`, and the app reached otherwise in a module of its own (`kit.fluid.api.post(...)`).
+    if (!chain || chain.length < 3 || !ROUTERS.includes(chain[chain.length - 2]!)) continue;
+    const r = route(ts, sf, call, chain[chain.length - 1]!, chain[chain.length - 2] as Router, undefined, source.path);
     if (r) out.push(r);
   }
   return out;
@@ -140,14 +142,56 @@ function additiveRoutes(ts: typeof Ts, name: string, sources: readonly RouteSour
 }
 
 /**
- * The route table of an app: the routes `fluid/app.ts` declares and those of each Additive's
+ * The project files a module may import by a relative specifier (`import ... from './posts.js'`,
+ * `export ... from`, `import './x.js'`), each as the candidate paths of its TypeScript source
+ * (`fluid/posts.ts`; `fluid/posts.tsx`, `fluid/posts/index.ts` for one without `.js`). Type-only
+ * imports and packages are left out.
+ */
+export async function relativeImports(source: RouteSource): Promise<string[][]> {
+  const { ts } = await tsMorph();
+  const sf = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, true);
+  const out: string[][] = [];
+  for (const st of sf.statements) {
+    let spec: Ts.Expression | undefined;
+    if (ts.isImportDeclaration(st) && !st.importClause?.isTypeOnly) spec = st.moduleSpecifier;
+    else if (ts.isExportDeclaration(st) && !st.isTypeOnly) spec = st.moduleSpecifier;
+    if (!spec || !ts.isStringLiteral(spec)) continue;
+    const candidates = moduleCandidates(source.path, spec.text);
+    if (candidates.length > 0) out.push(candidates);
+  }
+  return out;
+}
+
+/**
+ * The project paths a relative specifier of `from` names, as TypeScript sources, in the order
+ * TypeScript tries them: `./posts.js` → `fluid/posts.ts`, `fluid/posts.tsx`; `./posts` →
+ * `fluid/posts.ts`, `fluid/posts.tsx`, `fluid/posts/index.ts`. Empty for a package or a path
+ * outside the project.
+ */
+export function moduleCandidates(from: string, specifier: string): string[] {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return [];
+  const joined = posix.normalize(posix.join(posix.dirname(from), specifier));
+  if (joined.startsWith('../') || joined.startsWith('/')) return [];
+  const js = /\.(m|c)?jsx?$/.exec(joined);
+  if (js) {
+    const base = joined.slice(0, -js[0].length);
+    return js[1] ? [`${base}.${js[1]}ts`] : [`${base}.ts`, `${base}.tsx`];
+  }
+  if (/\.(m|c)?tsx?$/.test(joined)) return [joined];
+  return [`${joined}.ts`, `${joined}.tsx`, `${joined}/index.ts`];
+}
+
+/**
+ * The route table of an app: the routes its modules declare (`fluid/app.ts` and the modules it
+ * reaches, see {@link relativeImports}) and those of each Additive's
  * modules (`additives/<name>/*.ts`), read from their syntax (TypeScript's parser, through ts-morph,
  * loaded on first use). Only literal names and paths are known; a route built at run time is not
  * seen.
  */
-export async function readRoutes(app: RouteSource | undefined, additives: ReadonlyMap<string, readonly RouteSource[]>): Promise<Route[]> {
+export async function readRoutes(app: RouteSource | readonly RouteSource[] | undefined, additives: ReadonlyMap<string, readonly RouteSource[]>): Promise<Route[]> {
   const { ts } = await tsMorph();
-  const out = app ? appRoutes(ts, app) : [];
+  const modules = app === undefined ? [] : 'path' in app ? [app] : app;
+  const out = modules.flatMap((m) => appRoutes(ts, m));
   for (const [name, sources] of additives) out.push(...additiveRoutes(ts, name, sources));
   return out;
 }

@@ -37,7 +37,8 @@ export function additiveQuestion(env: BuiltinEnv, what: string): Question {
   return {
     type: 'list',
     name: 'additive',
-    message: `Where does the ${what} go?`,
+    // Asked only when there are Additives; `--help` shows the message either way.
+    message: env.additives.length > 0 ? `Where does the ${what} go?` : `The local Additive the ${what} goes in (this app has none: it goes in fluid/)`,
     choices: [{ name: 'the app (fluid/)', value: '' }, ...env.additives.map((a) => ({ name: `additive ${a}`, value: a }))],
     default: '',
     when: () => env.additives.length > 0,

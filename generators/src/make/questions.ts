@@ -86,7 +86,11 @@ async function choicesOf(q: Question, answers: Answers): Promise<Choice[]> {
 export function describeQuestion(q: Question, position: number | undefined): string {
   const flag = q.type === 'confirm' ? `--${q.name}, --no-${q.name}` : `--${q.name} <${q.type === 'checkbox' ? 'value,...' : 'value'}>`;
   const message = typeof q.message === 'string' ? q.message : q.name;
-  const choices = Array.isArray(q.choices) ? ` (${q.choices.map((c) => (typeof c === 'object' && c !== null ? String((c as { value?: unknown; name?: unknown }).value ?? (c as { name?: unknown }).name) : String(c))).join(' | ')})` : '';
+  // A choice whose value is "" is the question's "none" (the default, shown as such): not listed.
+  const listed = Array.isArray(q.choices)
+    ? q.choices.map((c) => (typeof c === 'object' && c !== null ? String((c as { value?: unknown; name?: unknown }).value ?? (c as { name?: unknown }).name) : String(c))).filter((c) => c !== '')
+    : [];
+  const choices = listed.length > 0 ? ` (${listed.join(' | ')})` : '';
   const fallback =
     q.default === undefined ? (q.type === 'confirm' ? '' : ' [required]') : typeof q.default === 'function' ? ' [has a default]' : ` [default: ${JSON.stringify(q.default)}]`;
   const arg = position === undefined ? '' : ` (or argument ${position + 1})`;

@@ -1,3 +1,4 @@
+import type { ProjectConfig } from '@fw/schemas';
 import type { FwAddAction } from '../api.js';
 import { nameQuestion, type Builtin } from '../builtin.js';
 import { invalidName, kebabCase, pascalCase, sentenceCase, tsString } from '../names.js';
@@ -9,6 +10,21 @@ function fieldsOf(spec: string): string[] | string {
   const bad = fields.find((f) => !/^[a-z][A-Za-z0-9]*$/.test(f));
   if (bad) return `"${bad}" is not a field name: a lower-case letter, then letters and digits`;
   return [...new Set(fields)];
+}
+
+/**
+ * The next step about the sender: the send function names no `from`, so the mailer uses
+ * `MAIL_DEFAULT_SENDER`, and refuses a message when it is unset. When `fw.json` does not set it,
+ * the line says exactly what to add.
+ */
+function senderStep(config: ProjectConfig): string {
+  const sender = (config.config as Record<string, unknown>).MAIL_DEFAULT_SENDER;
+  if (typeof sender === 'string' && sender !== '') return `It is sent from MAIL_DEFAULT_SENDER (${sender}, fw.json); npx fw docs mail`;
+  return (
+    'Next: set the sender: it is sent from MAIL_DEFAULT_SENDER, which fw.json does not set, and sending fails until it is set. ' +
+    `Add "MAIL_DEFAULT_SENDER": ${JSON.stringify(`${config.name} <no-reply@localhost>`)} to "config" in fw.json ` +
+    `(or set it in app_configs/<app>.ini or the environment); npx fw docs mail`
+  );
 }
 
 /**
@@ -31,7 +47,7 @@ export const mail: Builtin = {
       validate: (value) => (typeof fieldsOf(String(value)) === 'string' ? (fieldsOf(String(value)) as string) : true),
     },
   ],
-  async actions(answers) {
+  async actions(answers, fw) {
     const name = String(answers.name);
     const file = kebabCase(name);
     const subject = String(answers.subject);
@@ -55,6 +71,7 @@ export const mail: Builtin = {
         send: `send${pascalCase(name)}Mail`,
       }),
       { type: 'fw:dependency', name: 'nodemailer' },
+      senderStep(fw.config),
     ];
   },
 };

@@ -1,4 +1,5 @@
 import { prepareBlueprint, blueprintTemplate } from '../../render/blueprint.js';
+import { configuredBinds } from '../../project/config.js';
 import type { BuiltinEnv } from '../builtin.js';
 import { nameQuestion, type Builtin } from '../builtin.js';
 import { MakeError } from '../errors.js';
@@ -42,9 +43,18 @@ function rows(fields: readonly Field[]): string[] {
   return all.map(([n, t, a]) => `${n.padEnd(nameWidth)}${a ? `${t.padEnd(typeWidth)}${a}` : t}`);
 }
 
-/** The binds of `DATABASE_BINDS` (fw.json, else the schema default), in order. */
-function binds(env: BuiltinEnv): string[] {
-  const configured = (env.loaded.config.config as Record<string, unknown>).DATABASE_BINDS ?? env.loaded.defaults.DATABASE_BINDS;
+/**
+ * The binds, in order: those of fw.json's `DATABASE_BINDS` (else the schema default), or, when
+ * fw.json names a `DATABASE_BINDS_FILE`, that file's (read when the question is, as `fw migrate`
+ * and the kernel read it).
+ */
+function binds(env: BuiltinEnv): string[] | (() => Promise<string[]>) {
+  const values = env.loaded.config.config as Record<string, unknown>;
+  if (typeof values.DATABASE_BINDS_FILE === 'string' && values.DATABASE_BINDS_FILE !== '') {
+    let read: Promise<string[]> | undefined;
+    return () => (read ??= configuredBinds(env.loaded, env.root).then(({ binds }) => Object.keys(binds)));
+  }
+  const configured = values.DATABASE_BINDS ?? env.loaded.defaults.DATABASE_BINDS;
   return Object.keys((configured ?? {}) as Record<string, unknown>);
 }
 
@@ -63,7 +73,9 @@ export const model: Builtin = {
     const names = binds(env);
     return [
       nameQuestion('Model name', (n) => (/^[A-Za-z][A-Za-z0-9_ -]*$/.test(n) ? undefined : `"${n}" is not a usable model name: letters and digits, starting with a letter`)),
-      { type: 'list', name: 'bind', message: 'Database bind', choices: names, default: names[0], when: () => names.length > 1 },
+      typeof names === 'function'
+        ? { type: 'list', name: 'bind', message: 'Database bind (of DATABASE_BINDS_FILE)', choices: names, default: async () => (await names())[0], when: async () => (await names()).length > 1 }
+        : { type: 'list', name: 'bind', message: 'Database bind', choices: names, default: names[0], when: () => names.length > 1 },
       {
         type: 'input',
         name: 'fields',
