@@ -80,8 +80,8 @@ describe('fw generate on a project generated with the older test/typecheck scrip
     const text = await read(root, 'package.json');
     const region = /^<{7} .*\n([\s\S]*?)^\|{7} .*\n[\s\S]*?^={7}\n([\s\S]*?)^>{7} /m.exec(text);
     expect(region, text).not.toBeNull();
-    expect(region![1].trim()).toBe('"test": "vitest run --coverage",');
-    expect(region![2].trim()).toBe('"test": "fw test",');
+    expect(region![1]!.trim()).toBe('"test": "vitest run --coverage",');
+    expect(region![2]!.trim()).toBe('"test": "fw test",');
     expect(text).toContain('"typecheck": "fw typecheck"');
     expect(text).toContain('"seed": "tsx scripts/seed.ts"');
     expect(text).toContain('"zod": "4.6.7"');
