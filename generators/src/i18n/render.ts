@@ -118,8 +118,38 @@ export async function renderTranslationModules(options: RenderTranslationModules
 
   const slots = assignKeys([...known.values()]);
   const dictionaries = locales.map((l) => ({ locale: l, translations: dictionary(l, l === base, known, slots, catalogs.get(l)) }));
-  for (const [file, text] of await runTypesafeI18n(base, dictionaries)) out.set(`${outDir}/${file}`, withHeader(text));
+  for (const [file, text] of await runTypesafeI18n(base, dictionaries)) out.set(`${outDir}/${file}`, documented(withHeader(text)));
   return out;
+}
+
+/** JSDoc for the exports of typesafe-i18n's util modules, which it writes without any: an editor shows them on hover. */
+const EXPORT_DOCS: Record<string, string> = {
+  baseLocale: 'The locale the source strings are written in (`I18N_DEFAULT_LOCALE`).',
+  locales: 'Every locale of `I18N_SUPPORTED_LOCALES`, as BCP 47 tags (`pt-BR`).',
+  isLocale: 'Whether `locale` is one of `locales` (narrows it to `Locales`, e.g. `ctx.locale`).',
+  loadedLocales: "The dictionaries loaded so far, by locale (`loadLocale`, `loadAllLocales`).",
+  loadedFormatters: "The formatters loaded so far, by locale.",
+  extendDictionary: 'Returns a copy of a dictionary with some of its strings replaced.',
+  i18nString: 'A function that translates a string with `{name}` parameters in `locale` (not type-checked).',
+  i18nObject:
+    'The typed translation functions of `locale`: `i18nObject(locale).helloName({ name })`; a key or parameter that does not exist is a type error. Load the locale first (`loadAllLocales()`).',
+  i18n: "Every loaded locale's typed translation functions, by locale.",
+  detectLocale: 'The first of `locales` the detectors find (e.g. from an `Accept-Language` header), else `baseLocale`.',
+  loadLocale: "Loads `locale`'s dictionary and formatters synchronously, for `i18nObject(locale)`.",
+  loadAllLocales: 'Loads every locale synchronously: call it once at startup, before `i18nObject`.',
+  loadFormatters: "Loads `locale`'s formatters (formatters.ts).",
+  importLocaleAsync: "Imports `locale`'s dictionary module.",
+  loadLocaleAsync: "Loads `locale`'s dictionary and formatters, for `i18nObject(locale)`.",
+  loadAllLocalesAsync: 'Loads every locale: await it once at startup, before `i18nObject`.',
+  initFormatters: 'The formatters a translation may name (`{price|currency}`) for `locale`; add yours here.',
+};
+
+/** The module with a JSDoc line above each export `EXPORT_DOCS` names and that has none yet. */
+function documented(text: string): string {
+  return text.replace(/^(?<!\*\/\n)export const (\w+)/gm, (line: string, name: string) => {
+    const doc = EXPORT_DOCS[name];
+    return doc === undefined ? line : `/** ${doc} */\n${line}`;
+  });
 }
 
 /** A typesafe-i18n module with fw's header instead of typesafe-i18n's. */

@@ -34,8 +34,11 @@ export interface AuthOptions<U extends User = User> {
 
 /** The app's auth state. */
 export class Auth<U extends User = User> {
+  /** The app this auth state belongs to. */
   readonly fluid: FluidCore;
+  /** The app's user service (`AuthOptions.users`): finds users and answers their roles and permissions. */
   readonly users: UserService<U>;
+  /** The options `installAuth` was given, with the defaults filled in. */
   readonly options: Readonly<AuthOptions<U>> & { sessionMaxAge: number; tokenMaxAge: number; cookieName: string; csrfCookieName: string };
   /** Signs CSRF tokens and other typed payloads (key derived from `SECRET_KEY`). */
   readonly signer: PayloadSigner;

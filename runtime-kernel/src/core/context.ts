@@ -55,8 +55,11 @@ export type Next = () => Promise<unknown>;
  */
 export type Handler = (ctx: FluidContext, next: Next) => unknown;
 
-/** Koa middleware on fw's context. */
-export type FluidMiddleware = Koa.Middleware<FluidState, FluidContextExtensions>;
+/**
+ * Koa middleware on fw's context: it calls `await next()` to run the rest of the chain (the route
+ * handler included) and may act before and after it. Any Koa middleware of this shape fits.
+ */
+export type FluidMiddleware = (ctx: FluidContext, next: Next) => unknown;
 
 let rendering: FluidContext | undefined;
 

@@ -25,9 +25,13 @@ export type LogFields = Record<string, unknown>;
 
 /** The framework logger every concern reports through. */
 export interface Logger {
+  /** Logs `message` with `fields` at level `debug` (written only when `FW_LOG_LEVEL=debug`). */
   debug(message: string, fields?: LogFields): void;
+  /** Logs `message` with `fields` (structured values, e.g. `{ userId }`) at level `info`. */
   info(message: string, fields?: LogFields): void;
+  /** Logs `message` with `fields` at level `warn`: something went wrong and was handled. */
   warn(message: string, fields?: LogFields): void;
+  /** Logs `message` with `fields` at level `error`: a failure someone should look at. */
   error(message: string, fields?: LogFields): void;
 }
 

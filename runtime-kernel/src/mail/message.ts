@@ -30,11 +30,15 @@ export type MailAddress = string | { name: string; address: string };
 export interface MailEnvelope {
   /** Recipient(s). */
   to: MailAddress | MailAddress[];
+  /** The subject line (plain text; one line). */
   subject: string;
   /** Sender; defaults to `MAIL_DEFAULT_SENDER`. */
   from?: MailAddress;
+  /** Copy recipient(s), shown to every recipient. */
   cc?: MailAddress | MailAddress[];
+  /** Blind copy recipient(s), not shown in the headers. */
   bcc?: MailAddress | MailAddress[];
+  /** Where replies go (`Reply-To`), when not to the sender. */
   replyTo?: MailAddress | MailAddress[];
   /** Extra headers, e.g. `{ 'List-Unsubscribe': '<https://…>' }`. */
   headers?: Record<string, string>;

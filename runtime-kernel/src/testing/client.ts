@@ -41,7 +41,9 @@ export interface TestRequestInit {
 
 /** A finished answer, read whole. */
 export interface TestResponse {
+  /** The HTTP status code, e.g. `200`. */
   readonly status: number;
+  /** The response headers (`headers.get('content-type')`). */
   readonly headers: Headers;
   /** The body as text. */
   readonly text: string;
@@ -55,11 +57,21 @@ export interface TestClient {
   readonly origin: string;
   /** The cookie jar: name → value, as the app last set them. */
   readonly cookies: ReadonlyMap<string, string>;
+  /**
+   * Sends `method` to `path` (e.g. `/items?page=2`) with the jar's cookies (and a CSRF token on an
+   * unsafe method when the app checks them), keeps the cookies it sets and reads the answer whole.
+   * Redirects are not followed: a 302 is the answer, with its `location` header.
+   */
   request(method: string, path: string, init?: TestRequestInit): Promise<TestResponse>;
+  /** `request('GET', path, init)`. */
   get(path: string, init?: TestRequestInit): Promise<TestResponse>;
+  /** `request('POST', path, init)`, with a CSRF token when the app checks them. */
   post(path: string, init?: TestRequestInit): Promise<TestResponse>;
+  /** `request('PUT', path, init)`, with a CSRF token when the app checks them. */
   put(path: string, init?: TestRequestInit): Promise<TestResponse>;
+  /** `request('PATCH', path, init)`, with a CSRF token when the app checks them. */
   patch(path: string, init?: TestRequestInit): Promise<TestResponse>;
+  /** `request('DELETE', path, init)`, with a CSRF token when the app checks them. */
   delete(path: string, init?: TestRequestInit): Promise<TestResponse>;
   /**
    * Starts the app and its server now rather than at the first request: call it in `beforeAll`,
