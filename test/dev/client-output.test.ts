@@ -7,14 +7,13 @@
  * app with the client regenerated there. A real `fw dev` (the built CLI) on a SQLite bind, the repository's Prisma with
  * the schema-engine stand-in.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staleClients } from '../../generators/src/migrate/client.js';
 import { prismaCli } from '../support/prisma.js';
-import { cleanupDevProjects, devProject, DevRun, edit, FW_BIN, requireBuild } from './helpers.js';
+import { cleanupDevProjects, devProject, DevRun, edit, fwCli, requireBuild } from './helpers.js';
 import { notesProject } from './notes-project.js';
 
 let root: string;
@@ -23,16 +22,6 @@ const OLD_OUTPUT = 'output              = "../../generated/prisma/main"';
 /** In a folder that exists before fw dev starts, two levels down, holding nothing it watches. */
 const NEW_OUTPUT = 'output              = "../../lib/db/main"';
 
-/** Runs the built `fw <argv>` in `root`; its exit code and output. */
-function fwCli(...argv: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [FW_BIN, ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 beforeAll(async () => {
   requireBuild();
@@ -79,7 +68,7 @@ describe('fw dev when schema.prisma moves the client (generator output)', () => 
       expect(dev.output).toMatch(/fw dev: lib\/db\/main\/\S+ changed, restarting/);
 
       // fw migrate dev regenerates the client at the new output: fw dev waits for it there.
-      const migrated = await fwCli('migrate', 'dev', '--name', 'labels', '--force');
+      const migrated = await fwCli(root, 'migrate', 'dev', '--name', 'labels', '--force');
       expect(migrated.code, migrated.output).toBe(0);
       await dev.waitFor(async () => (await get('/labels'))?.status === 200, 'the new model answering after fw migrate dev');
       expect(await get('/labels')).toEqual({ status: 200, body: { labels: [] } });

@@ -11,6 +11,20 @@ import { freePort } from '../support/process.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
+
+/**
+ * Runs the built `fw <argv>` in `root` asynchronously (a `fw dev` beside it keeps printing); its
+ * exit code and output (stdout and stderr, interleaved).
+ */
+export function fwCli(root: string, ...argv: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [FW_BIN, ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
 const BUILDS = [FW_BIN, path.join(REPO, 'runtime-kernel/dist/index.js')];
 
 /** Throws when the built CLI or kernel is missing (the dev loop runs them as a user would). */

@@ -6,25 +6,14 @@
  * too and waits for it after a migration. A real `fw dev` (the built CLI) on a SQLite bind, and a
  * real `fw migrate dev` (the repository's Prisma with the schema-engine stand-in) run beside it.
  */
-import { spawn } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupDevProjects, DevRun, FW_BIN, requireBuild } from './helpers.js';
+import { cleanupDevProjects, DevRun, fwCli, requireBuild } from './helpers.js';
 import { notesProject } from './notes-project.js';
 
 let root: string;
 
-/** Runs the built `fw <argv>` in `root` (asynchronously: fw dev's output keeps flowing); its exit code and output. */
-function fwCli(...argv: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [FW_BIN, ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 beforeAll(async () => {
   requireBuild();
@@ -50,7 +39,7 @@ describe('fw dev and fw migrate dev run beside it', () => {
       expect((await get('/labels'))?.status).toBe(500); // the client has no Label model yet
 
       await appendFile(path.join(root, 'prisma/main/schema.prisma'), '\nmodel Label {\n  id   Int    @id @default(autoincrement())\n  name String\n}\n');
-      const migrated = await fwCli('migrate', 'dev', '--name', 'labels', '--force');
+      const migrated = await fwCli(root, 'migrate', 'dev', '--name', 'labels', '--force');
       expect(migrated.code, migrated.output).toBe(0);
       expect(migrated.output).toMatch(/generate/i);
       await dev.waitFor(async () => (await get('/labels'))?.status === 200, 'the new model answering after fw migrate dev');
