@@ -85,22 +85,28 @@ export function normaliseBindUrl(parsed: ParsedBindUrl, root: string): string {
  * both reach the same database. `DATABASE_BINDS` set in the environment wins over it (checked by
  * the callers). Answers `{ error }` (never echoing the URL) for a scheme fw does not support and
  * for a URL of another database family than the bind's: the bind's schema, generated client and
- * migrations were made for the family of its configured URL.
+ * migrations were made for the family of its configured URL. `variable` is the variable that gave
+ * the URL, which the advice says to unset (`DATABASE_URL_FILE` when a file gave it).
  */
-export function withDatabaseUrl(binds: Readonly<Record<string, string>>, primary: string, url: string): { binds: Record<string, string> } | { error: string } {
+export function withDatabaseUrl(
+  binds: Readonly<Record<string, string>>,
+  primary: string,
+  url: string,
+  variable: 'DATABASE_URL' | 'DATABASE_URL_FILE' = 'DATABASE_URL',
+): { binds: Record<string, string> } | { error: string } {
   const how = `fw uses DATABASE_URL as the URL of bind "${primary}" (SECURITY_MODELS_DB_BIND)`;
   const configured = binds[primary];
   if (configured === undefined) return { error: `DATABASE_URL: ${how}, but DATABASE_BINDS has no bind "${primary}" (binds: ${Object.keys(binds).join(', ') || 'none'})` };
   const parsed = parseBindUrl(primary, url);
   if ('error' in parsed) {
-    return { error: `DATABASE_URL: ${parsed.error.slice(`DATABASE_BINDS.${primary}: `.length)}; ${how}. Unset it, or set DATABASE_BINDS` };
+    return { error: `DATABASE_URL: ${parsed.error.slice(`DATABASE_BINDS.${primary}: `.length)}; ${how}. Unset ${variable}, or set DATABASE_BINDS` };
   }
   const current = parseBindUrl(primary, configured);
   if (!('error' in current) && current.provider !== parsed.provider) {
     return {
       error:
         `DATABASE_URL: a ${parsed.provider} URL, but bind "${primary}" is ${current.provider} in DATABASE_BINDS, and its schema, client and migrations ` +
-        `were made for ${current.provider}; ${how}. Move the bind to ${parsed.provider} first (npx fw docs databases, "Moving a bind to another database"), or unset DATABASE_URL`,
+        `were made for ${current.provider}; ${how}. Move the bind to ${parsed.provider} first (npx fw docs databases, "Moving a bind to another database"), or unset ${variable}`,
     };
   }
   return { binds: { ...binds, [primary]: url } };

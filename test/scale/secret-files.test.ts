@@ -242,6 +242,8 @@ describe('fw start --workers 2 with DATABASE_URL_FILE and REDIS_URL_FILE', () =>
     const family = run({ DATABASE_URL_FILE: sqlite, REDIS_URL_FILE: 'secrets/redis_url' });
     expect(family.status).toBe(1);
     expect(family.stderr.startsWith(`error: ${sqlite} (DATABASE_URL_FILE in the environment): DATABASE_URL: a sqlite URL, but bind "main" is postgresql in DATABASE_BINDS`), family.stderr).toBe(true);
+    // Its advice names the variable that was set, not DATABASE_URL.
+    expect(family.stderr.endsWith('or unset DATABASE_URL_FILE\n'), family.stderr).toBe(true);
     writeFileSync(path.join(root, 'secrets/redis_bad'), `default:${PASSWORD}@redis.example:6379\n`);
     const redisBad = run({ REDIS_URL_FILE: 'secrets/redis_bad' });
     expect(redisBad.stderr).toBe(

@@ -182,7 +182,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
       }
     } else if (!layers.slice(layers.indexOf(given.layer) + 1).some(setsBinds)) {
       const primary = config.SECURITY_MODELS_DB_BIND;
-      const result = withDatabaseUrl(config.DATABASE_BINDS, primary, given.url);
+      const result = withDatabaseUrl(config.DATABASE_BINDS, primary, given.url, given.file === undefined ? 'DATABASE_URL' : 'DATABASE_URL_FILE');
       if ('error' in result) throw new ConfigError(`${given.where}: ${result.error}`, [{ source: given.layer.source, path: 'DATABASE_URL', line: `${given.where}: ${result.error}` }]);
       // Like an alias in its layer: over the layers before it, under fw's own key (and the later layers).
       const at = given.line === undefined ? undefined : { DATABASE_BINDS: { line: given.line } };
