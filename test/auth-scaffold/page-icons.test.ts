@@ -16,7 +16,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../generators/project-helpers.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, watchProblems } from '../support/browser.js';
 import { REPO_ROOT } from '../support/prisma.js';
 import { boot, linkHrefs, migrate, scaffoldProject, type RunningApp, type ScaffoldProject } from './app.js';
 
@@ -149,15 +149,7 @@ describe('a Vite project serving its own index', () => {
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-      });
-      page.on('requestfailed', (request) => problems.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
-      page.on('response', (response) => {
-        if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      const problems = watchProblems(page);
       await page.addInitScript(() => {
         const seen: string[] = [];
         (window as unknown as { __violations: string[] }).__violations = seen;

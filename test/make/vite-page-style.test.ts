@@ -13,7 +13,7 @@ import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, watchProblems } from '../support/browser.js';
 import { cleanupDevProjects, devProject, DevRun, FW_BIN, REPO, requireBuild } from '../dev/helpers.js';
 import { ok } from './helpers.js';
 
@@ -89,15 +89,7 @@ describe('fw make page in a Vite app serving /', () => {
   /** Opens `/about` of `base` in Chromium: its computed styles and every failure seen. */
   async function about(base: string): Promise<{ styles: Record<string, string>; problems: string[]; home: number | string }> {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on('requestfailed', (request) => problems.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const problems = watchProblems(page);
     try {
       await page.goto(`${base}/about`, { waitUntil: 'networkidle' });
       // Browser defaults: Times, no max-width, an 8px margin; app.css changes all three.

@@ -11,7 +11,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where Debian's `chromium` package puts the browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -44,4 +44,21 @@ export async function launchBrowser(): Promise<BrowserContext> {
     rmSync(profile, { recursive: true, force: true });
   };
   return browser;
+}
+
+/**
+ * Records what went wrong on `page` from now on: console errors and warnings, failed requests,
+ * responses of 400 and above, and uncaught page errors. The returned array fills as they happen.
+ */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
 }
