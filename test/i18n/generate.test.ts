@@ -119,6 +119,7 @@ describe('renderTranslationModules', () => {
         'fluid/i18n/i18n-util.sync.ts',
         'fluid/i18n/en/index.ts',
         'fluid/i18n/pl/index.ts',
+        'fluid/i18n/fluid-locale.ts',
       ]),
     );
     expect(out.get('fluid/locales/pl.po')).toBe(PL); // an existing catalog is rendered as it is
@@ -172,6 +173,28 @@ LL.fileCount({ count: 3 });
     expect(checked.output).toMatch(/bad\.ts\(3,4\): error TS2551: Property 'helloNmae' does not exist/);
     expect(checked.output).toMatch(/bad\.ts\(4,4\): error TS2554: Expected 1 arguments, but got 0/);
     expect(checked.output).toMatch(/bad\.ts\(5,\d+\): error TS2353: Object literal may only specify known properties, and 'count' does not exist/);
+  });
+
+  it("types ctx.locale as the app's Locales: i18nObject(ctx.locale) needs no cast, another tag is a tsc error", async () => {
+    const out = await renderTranslationModules({ config: { I18N_DEFAULT_LOCALE: 'en', I18N_SUPPORTED_LOCALES: ['en', 'pl'] }, files: FILES, projectName: 'gen' });
+    expect(out.get('fluid/i18n/fluid-locale.ts')).toContain("declare module '@fw/kernel/i18n'");
+    const routes = `import type { FluidContext } from '@fw/kernel';
+import { i18nObject } from './fluid/i18n/i18n-util.js';
+export function greet(ctx: FluidContext): string {
+  const locale: 'en' | 'pl' = ctx.locale;
+  return i18nObject(ctx.locale).helloName({ name: 'Ada' }) + i18nObject(locale).door.open();
+}
+export function german(ctx: FluidContext): 'de' {
+  return ctx.locale;
+}
+`;
+    const root = project(new Map([...FILES, ...out, ['routes.ts', routes]]));
+    const checked = await tsc(root);
+    // Only the function that claims a locale the app does not have fails (a plain string would fail all three lines).
+    expect(checked.output.trim().split('\n')).toEqual([
+      `routes.ts(8,3): error TS2322: Type 'Locales' is not assignable to type '"de"'.`,
+      `  Type '"en"' is not assignable to type '"de"'.`,
+    ]);
   });
 
   it('adding a locale to the config and re-rendering writes its catalog and typed module', async () => {

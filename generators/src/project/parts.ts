@@ -156,7 +156,7 @@ async function renderI18n(tree: Tree, config: ProjectConfig, defaults: ConfigDef
   let files = cache?.render<Record<string, string>>('i18n', keyOf(catalogs));
   if (!files) {
     const { renderTranslationModules } = await import('../i18n/index.js');
-    await prepareBlueprint('i18n', ['fluid/locales/locale.po.hbs']);
+    await prepareBlueprint('i18n', ['fluid/locales/locale.po.hbs', 'fluid/i18n/fluid-locale.ts.hbs']);
     try {
       files = Object.fromEntries(await renderTranslationModules({ config: locales, files: catalogs, projectName: config.name }));
     } catch (error) {

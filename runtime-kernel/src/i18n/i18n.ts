@@ -32,10 +32,32 @@ declare module '../core/fluid.js' {
   }
 }
 
+/**
+ * The app's locales, for the type of `ctx.locale`. Empty in the kernel, so `ctx.locale` is a
+ * `string`; the typed translation modules `fw generate` writes (`fluid/i18n/fluid-locale.ts`)
+ * augment it with `locale: Locales`, the app's own locale tags, so that
+ * `i18nObject(ctx.locale)` type-checks without a cast:
+ *
+ *   declare module '@fw/kernel/i18n' {
+ *     interface FluidLocales { locale: Locales }
+ *   }
+ *
+ * That is true at run time: the kernel only ever negotiates one of `I18N_SUPPORTED_LOCALES` or
+ * `I18N_DEFAULT_LOCALE`, the same tags the typed modules' `Locales` lists.
+ */
+export interface FluidLocales {}
+
+/** The type of `ctx.locale`: the app's `Locales` once `FluidLocales` names them, else `string`. */
+export type FluidLocale = FluidLocales extends { readonly locale: infer L extends string } ? L : string;
+
 declare module '../core/context.js' {
   interface FluidContextExtensions {
-    /** The negotiated locale (`?lang=`, `lang` cookie, `Accept-Language`, default); see docs/i18n.md. */
-    readonly locale: string;
+    /**
+     * The negotiated locale, a BCP 47 tag (`?lang=`, `lang` cookie, `Accept-Language`, else
+     * `I18N_DEFAULT_LOCALE`; always a supported one): see docs/i18n.md. Typed as the app's
+     * `Locales` when its typed translation modules are generated (`FluidLocales`).
+     */
+    readonly locale: FluidLocale;
     /** The translations of `locale` (source strings with `EXT_I18N` off). */
     readonly i18n: MergedTranslations;
   }

@@ -4,7 +4,7 @@
  * database-backed keys, template helpers, the `/ws/i18n` socket, and the plugin that gives the
  * app `fluid.i18n` and `ctx.locale`/`ctx.i18n`. See docs/i18n.md.
  */
-export { i18n, I18n, KERNEL_LOCALES_DIR, localeChain, type TranslationDomain } from './i18n.js';
+export { i18n, I18n, KERNEL_LOCALES_DIR, localeChain, type FluidLocale, type FluidLocales, type TranslationDomain } from './i18n.js';
 export { MergedTranslations, countVars, type TranslationLayer } from './merged.js';
 export { Catalog, parsePo, loadPoFile, messageKey, CONTEXT_SEPARATOR, type CatalogMessages } from './catalog.js';
 export { interpolate, type TranslationVars } from './interpolate.js';
