@@ -29,6 +29,7 @@ export class Catalog {
   /** The messages: only those with a non-empty translation. */
   readonly messages: CatalogMessages;
 
+  /** A catalog of `messages` (already parsed: `parsePo`, `loadPoFile`) for `locale`; `plural` defaults to the locale's CLDR rules. */
   constructor(locale: string, messages: CatalogMessages, plural: PluralRule = localePluralRule(locale)) {
     this.locale = locale;
     this.messages = messages;

@@ -68,7 +68,9 @@ export const KERNEL_LOCALES_DIR = join(KERNEL_DIR, 'locales');
 
 /** A translation domain: a name and the folder holding its `<locale>.po` catalogs. */
 export interface TranslationDomain {
+  /** The domain's name: an Additive's name, `app` or `fw` (the framework's catalogs). */
   readonly name: string;
+  /** The folder holding the domain's `<locale>.po` catalogs (absolute). */
   readonly dir: string;
 }
 
@@ -97,6 +99,7 @@ export class I18n {
   #domainsKey = '';
   #store: CachedTranslations | undefined;
 
+  /** The translations of `fluid` (its config and domains); the i18n plugin makes the one `fluid.i18n`. */
   constructor(fluid: FluidCore) {
     this.#fluid = fluid;
     const { config } = fluid;

@@ -36,6 +36,7 @@ export class LocaleMatcher {
   readonly #exact = new Map<string, string>();
   readonly #byLanguage = new Map<string, string>();
 
+  /** A matcher over `supported` (empty: the default alone), answering `defaultLocale` when nothing matches. */
   constructor(supported: readonly string[], defaultLocale: string) {
     this.defaultLocale = defaultLocale;
     this.supported = supported.length > 0 ? [...supported] : [defaultLocale];

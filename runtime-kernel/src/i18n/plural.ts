@@ -10,7 +10,9 @@ export type PluralFunction = (n: number) => number;
 
 /** A compiled plural rule: how many forms a catalog has and which one a count takes. */
 export interface PluralRule {
+  /** How many plural forms a message has in this locale (`nplurals` of `Plural-Forms`). */
   readonly nplurals: number;
+  /** The index of the form a count takes (0 to `nplurals - 1`). */
   readonly select: PluralFunction;
 }
 

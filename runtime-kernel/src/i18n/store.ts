@@ -22,6 +22,7 @@ export interface TranslationStore {
 
 /** What `PrismaTranslationStore` needs of a generated PrismaClient: tagged raw queries. */
 export interface RawQueryClient {
+  /** Runs a tagged SQL query with `values` as bound parameters, answering its rows. */
   $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
 }
 
@@ -48,6 +49,7 @@ export class PrismaTranslationStore implements TranslationStore {
   readonly #client: RawQueryClient;
   readonly #query: TemplateStringsArray;
 
+  /** A store on `client`'s `options.table`; throws a `TypeError` for a table name that is not a plain SQL identifier. */
   constructor(client: RawQueryClient, options: PrismaTranslationStoreOptions = {}) {
     const table = options.table ?? 'fw_translations';
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`PrismaTranslationStore: invalid table name ${JSON.stringify(table)}`);
@@ -56,6 +58,7 @@ export class PrismaTranslationStore implements TranslationStore {
     this.#query = Object.assign([text, ' ORDER BY "form"'], { raw: [text, ' ORDER BY "form"'] });
   }
 
+  /** Every stored translation of `locale`, read in one query (plural forms in `form` order). */
   async load(locale: string): Promise<StoredMessages> {
     const rows = await this.#client.$queryRaw<Row[]>(this.#query, locale);
     const forms = new Map<string, string[]>();
@@ -103,6 +106,7 @@ export class CachedTranslations {
   readonly #loading = new Map<string, Promise<void>>();
   #loads = 0;
 
+  /** Caches `store`. A failed load is logged through `logger` and rejects its waiting lookups; the previous snapshot stays. */
   constructor(store: TranslationStore, logger?: Logger) {
     this.#store = store;
     this.#logger = logger;
