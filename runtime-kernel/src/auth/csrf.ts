@@ -31,6 +31,7 @@ import type { TypedPayload } from './signed.js';
 
 /** The payload of a CSRF token. */
 export interface CsrfPayload extends TypedPayload {
+  /** The payload type: always `'csrf'`. */
   readonly t: 'csrf';
   /** The session's CSRF binding id. */
   readonly sid: string;

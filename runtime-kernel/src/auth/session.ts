@@ -30,6 +30,7 @@ export interface SessionData {
   uid?: string;
   /** The random id CSRF tokens are bound to (renewed at sign-in). */
   csrf?: string;
+  /** The app's own fields; the session is stored as JSON, so values must be JSON-serialisable. */
   [key: string]: unknown;
 }
 

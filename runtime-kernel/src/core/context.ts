@@ -24,6 +24,7 @@ export interface FluidApp {}
 
 /** `ctx.state`: free-form per-request data shared by middleware and handlers. */
 export interface FluidState {
+  /** Any field; read it as `unknown` and narrow it (plugins declare theirs by declaration merging). */
   [key: string]: unknown;
 }
 

@@ -21,7 +21,9 @@ export type AfterValueHook = (value: unknown, ctx: FluidContext) => unknown;
 
 /** Hooks wrapped around every route of a router (an Additive's `api` and `app`). */
 export interface RouteHooks {
+  /** Run in order before a route's handlers; the first to return a value other than `undefined` answers with it. */
   readonly before: readonly BeforeRequestHook[];
+  /** Run in order on what the handler returned; each may replace it. */
   readonly after: readonly AfterValueHook[];
 }
 

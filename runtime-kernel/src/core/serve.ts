@@ -38,6 +38,7 @@ export interface ServeOptions {
 
 /** A running server (a cluster primary has no server of its own: `server` is undefined). */
 export interface Served {
+  /** The listening HTTP server; `undefined` in a cluster's primary process. */
   readonly server: Server | undefined;
   /** `http://host:port` */
   readonly url: string;

@@ -98,7 +98,9 @@ export interface LoadedConfig {
 
 /** A line about the config for the startup log. */
 export interface ConfigNotice {
+  /** The log level the line is written at. */
   readonly level: 'info' | 'warn';
+  /** The line itself. */
   readonly message: string;
 }
 
