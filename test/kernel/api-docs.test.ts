@@ -39,6 +39,10 @@ describe('the documentation of @fw/kernel in a user\'s editor', () => {
     expect(undocumented.filter((l) => !I18N_UNDOCUMENTED.includes(l))).toEqual([]);
   });
 
+  it('names a documentation page in backticks: a bare `@fw/kernel/docs/...` would start an `@fw` tag', () => {
+    expect(api.filter((e) => e.tags.includes('fw')).map(label)).toEqual([]);
+  });
+
   it('lists only i18n members that are still undocumented in I18N_UNDOCUMENTED', () => {
     expect(I18N_UNDOCUMENTED.filter((l) => !l.startsWith('dist/i18n/'))).toEqual([]);
     const undocumented = new Set(api.filter((e) => !e.documented).map(label));

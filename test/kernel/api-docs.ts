@@ -31,6 +31,8 @@ export interface ApiEntry {
   readonly file: string;
   /** Whether the declaration has a `/** ... *\/` comment with text or tags. */
   readonly documented: boolean;
+  /** The names of the JSDoc tags of its comment (`param`, `returns`, ...). */
+  readonly tags: readonly string[];
 }
 
 /** The kernel's `exports` entry points as `.d.ts` paths (absolute, under `runtime-kernel/dist`). */
@@ -134,7 +136,9 @@ export function kernelApi(): ApiEntry[] {
   const record = (node: ts.Declaration, name: string) => {
     if (seen.has(node)) return;
     seen.add(node);
-    api.push({ name, file: relative(node.getSourceFile()), documented: hasDoc(node) || inherited(node) });
+    const holder = ts.isVariableDeclaration(node) ? node.parent.parent : node;
+    const tags = ts.getJSDocTags(holder).map((t) => t.tagName.text);
+    api.push({ name, file: relative(node.getSourceFile()), documented: hasDoc(node) || inherited(node), tags });
   };
   for (const entry of entries) {
     const source = program.getSourceFile(entry)!;

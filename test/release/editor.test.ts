@@ -257,7 +257,8 @@ test('the documentation pages kernel hovers name (@fw/kernel/docs/<page>.md) are
   const probe = ["import { fluid } from './app.js';", '', "fluid.app.get('who', '/who', (ctx) => ctx.clientAddress);", ''].join('\n');
   authEditor.open('fluid/probe.ts', probe);
   const docs = [authEditor.hover('fluid/probe.ts', 'clientAddress').doc, authEditor.hover('fluid/app.ts', 'new Fluid', 4).doc].join('\n');
-  const pages = [...docs.matchAll(/@fw\/kernel\/docs\/[a-z0-9-]+\.md/g)].map((m) => m[0]);
+  // In backticks: a bare `@fw/...` would start a JSDoc tag and leave the description.
+  const pages = [...docs.matchAll(/`(@fw\/kernel\/docs\/[a-z0-9-]+\.md)`/g)].map((m) => m[1]!);
   expect(pages).toEqual(expect.arrayContaining(['@fw/kernel/docs/rate-limits.md']));
   // The mention is a specifier the package exports: it resolves to the page in node_modules.
   const require = createRequire(path.join(auth, 'package.json'));

@@ -122,7 +122,7 @@ test('@fw/kernel ships no raw Tailwind stylesheet: FW_TAILWIND never writes into
 
 /**
  * The i18n module's comments still name its page the repository's way (`docs/i18n.md`, not
- * `@fw/kernel/docs/i18n.md`): `file mention` entries its owner removes when rewording them.
+ * `` `@fw/kernel/docs/i18n.md` ``): `file mention` entries its owner removes when rewording them.
  */
 const I18N_BARE_DOC_MENTIONS: readonly string[] = ['dist/i18n/index.d.ts docs/i18n.md', 'dist/i18n/i18n.d.ts docs/i18n.md', 'dist/i18n/store.d.ts docs/i18n.md'];
 
@@ -134,14 +134,14 @@ test('@fw/kernel ships every documentation page its published .d.ts mention (@fw
     const mentioned = new Map<string, string>();
     const bare: string[] = [];
     for (const file of readdirSync(path.join(unpacked, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.d.ts'))) {
-      for (const [whole, prefix, page] of readFileSync(path.join(unpacked, 'dist', file), 'utf8').matchAll(/(@fw\/kernel\/)?docs\/([a-z0-9-]+\.md)/g)) {
+      for (const [whole, prefix, page] of readFileSync(path.join(unpacked, 'dist', file), 'utf8').matchAll(/(`@fw\/kernel\/)?docs\/([a-z0-9-]+\.md)/g)) {
         mentioned.set(page!, `dist/${file}`);
         if (!prefix) bare.push(`dist/${file} ${whole}`);
       }
     }
     // The pages the JSDoc of limit(), the plugins and the subpath modules send a user to.
     expect([...mentioned.keys()]).toEqual(expect.arrayContaining(['rate-limits.md', 'security.md', 'auth.md', 'kernel.md', 'deployment.md']));
-    expect([...new Set(bare)].filter((m) => !I18N_BARE_DOC_MENTIONS.includes(m)), 'mentions a user cannot follow: write @fw/kernel/docs/<page>.md').toEqual([]);
+    expect([...new Set(bare)].filter((m) => !I18N_BARE_DOC_MENTIONS.includes(m)), 'mentions a user cannot follow: write `@fw/kernel/docs/<page>.md`, in backticks (a bare @fw starts a JSDoc tag)').toEqual([]);
     for (const [page, file] of mentioned) expect(existsSync(path.join(unpacked, 'docs', page)), `${file} mentions ${page}`).toBe(true);
     // A link from a shipped page to another page leads to a shipped page too.
     const shipped = readdirSync(path.join(unpacked, 'docs'));

@@ -36,7 +36,7 @@ export interface FluidContextExtensions {
   render(template: string, data?: TemplateData): Markup;
   /** Builds the URL of a named route; see `FluidCore#urlFor`. */
   urlFor(name: string, params?: UrlParams, options?: UrlForOptions): string;
-  /** The real client address (peer, or X-Forwarded-For from a trusted proxy; see @fw/kernel/docs/rate-limits.md). */
+  /** The real client address (peer, or X-Forwarded-For from a trusted proxy; see `@fw/kernel/docs/rate-limits.md`). */
   readonly clientAddress: string;
   /** Route parameters of the matched route. */
   params: Record<string, string>;

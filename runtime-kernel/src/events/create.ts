@@ -10,7 +10,7 @@ import { Events } from './events.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** Events: `createSignal`, `event`, `trigger`, `hasEvent` (across processes with Redis; @fw/kernel/docs/events.md). */
+    /** Events: `createSignal`, `event`, `trigger`, `hasEvent` (across processes with Redis; `@fw/kernel/docs/events.md`). */
     readonly events: Events;
   }
 }

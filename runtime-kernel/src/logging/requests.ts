@@ -82,7 +82,7 @@ export function requestLog(config: RequestLogConfig, logger: Logger): ArrivalHoo
     if (typeof status === 'number' && status >= 500) logger.warn(line, { requestId: pending.id, ms });
     else logger.info(line, { requestId: pending.id, ms });
   }
-  // Probes come every few seconds and say nothing a log reader wants: @fw/kernel/docs/logging.md.
+  // Probes come every few seconds and say nothing a log reader wants: `@fw/kernel/docs/logging.md`.
   const probes = config.HEALTH_ENABLED ? new Set([config.HEALTH_LIVE_PATH, config.HEALTH_READY_PATH]) : undefined;
   const debug = config.DEBUG;
   return (ctx) => {
