@@ -48,7 +48,7 @@ export class HttpRouter {
   readonly prefix: string;
   /** Where the router is mounted (`app`, `api`, `<additive>.app`, `<additive>.api`). */
   readonly mount: string;
-  /** The underlying @koa/router instance. */
+  /** The underlying `@koa/router` instance. */
   readonly router: Router<FluidState, FluidContextExtensions>;
   readonly #namePrefix: string;
   readonly #hooks: RouteHooks | undefined;

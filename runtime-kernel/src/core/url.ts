@@ -18,7 +18,7 @@ export interface UrlForOptions {
   external?: boolean;
 }
 
-/** What the table needs of a @koa/router `Layer`. */
+/** What the table needs of a `@koa/router` `Layer`. */
 export interface RouteLayer {
   /** The route's path pattern, e.g. `/users/:id`. */
   readonly path: string | RegExp;
