@@ -20,9 +20,15 @@
  * The build fails when an output imports a package the kernel does not declare, or when the code
  * that locates the kernel's own folder (`core/static.ts`: `KERNEL_DIR`, two folders above its
  * module) would land at another depth.
+ *
+ * Then it copies into `docs/` (gitignored, shipped) the pages of the repository's `docs/` that the
+ * kernel's declarations mention (`@fw/kernel/docs/security.md`, the hover text a user's editor
+ * shows) and every page those link to, so each reference and each link between them resolves in
+ * the installed package (`node_modules/@fw/kernel/docs/security.md`); the screenshots of
+ * `docs/images/` stay in the repository. A mentioned page that does not exist fails the build.
  */
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -98,3 +104,30 @@ if (problems.length > 0) throw new Error(`@fw/kernel build:\n  ${problems.join('
 const outputs = Object.values(result.metafile.outputs);
 const kib = outputs.reduce((sum, o) => sum + o.bytes, 0) / 1024;
 process.stdout.write(`@fw/kernel: ${entryPoints.length} entries, ${outputs.length - entryPoints.length} shared or lazy chunks (${kib.toFixed(0)} KiB) in dist/\n`);
+
+// The documentation the declarations mention (see above).
+const DOCS_FROM = path.join(here, '..', 'docs');
+const DOCS_TO = path.join(here, 'docs');
+/** `docs/<page>.md` as the kernel's comments and the pages' own relative links name it. */
+const MENTION = /(?:^|[^\w./-])(?:@fw\/kernel\/)?docs\/([a-z0-9-]+\.md)/g;
+const LINK = /\]\(([a-z0-9-]+\.md)(?:#[^)]*)?\)/g;
+const pages = new Set();
+const missing = [];
+for (const file of readdirSync(DIST, { recursive: true, encoding: 'utf8' })) {
+  if (!file.endsWith('.d.ts')) continue;
+  for (const [, page] of readFileSync(path.join(DIST, file), 'utf8').matchAll(MENTION)) {
+    if (!existsSync(path.join(DOCS_FROM, page))) missing.push(`dist/${file} mentions docs/${page}, which is not in docs/`);
+    else pages.add(page);
+  }
+}
+for (const page of pages) {
+  for (const [, linked] of readFileSync(path.join(DOCS_FROM, page), 'utf8').matchAll(LINK)) {
+    if (!existsSync(path.join(DOCS_FROM, linked))) missing.push(`docs/${page} links to ${linked}, which is not in docs/`);
+    else pages.add(linked); // a Set iterates over what is added while it runs: the closure
+  }
+}
+if (missing.length > 0) throw new Error(`@fw/kernel build:\n  ${missing.join('\n  ')}`);
+rmSync(DOCS_TO, { recursive: true, force: true });
+mkdirSync(DOCS_TO);
+for (const page of pages) copyFileSync(path.join(DOCS_FROM, page), path.join(DOCS_TO, page));
+process.stdout.write(`@fw/kernel: ${pages.size} documentation pages in docs/\n`);

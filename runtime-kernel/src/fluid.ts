@@ -43,7 +43,7 @@ export function builtinPlugins(): Plugin[] {
   return [health(), logging(), security(), bodyParser(), events(), sockets(), frontend(), i18n(), rateLimits(), mail(), cache()];
 }
 
-/** The application object; see the module comment and docs/kernel.md. */
+/** The application object; see the module comment and `@fw/kernel/docs/kernel.md`. */
 export class Fluid extends FluidCore {
   constructor(options: FluidOptions) {
     super(options);

@@ -1,4 +1,7 @@
 /** Every guard against every user state, through real HTTP. */
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fluid } from '@fw/kernel';
 import { EmailVerifiedGate, require2fa, requireAdmin, requirePermission, requireRole, requireUser, type Guard } from '@fw/kernel/auth';
@@ -100,6 +103,38 @@ describe('sign-in redirect', () => {
       expect(json.status).toBe(401);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('guards outside a fw app', () => {
+  it('a guard on a plain Koa app and @koa/router Router fails with a TypeError naming it and what is missing', async () => {
+    const errors: unknown[] = [];
+    const koa = new Koa();
+    koa.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (err) {
+        errors.push(err);
+        ctx.status = 500;
+      }
+    });
+    const router = new Router();
+    router.get('/admin', requireRole('editor'), (ctx) => {
+      ctx.body = 'never';
+    });
+    koa.use(router.routes());
+    const server = koa.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/admin`);
+      expect(res.status).toBe(500);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(TypeError);
+      expect((errors[0] as Error).message).toMatch(/^requireRole\(editor\) needs a fw app: this request's context has no `fluid`/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -15,9 +15,10 @@ import { REPO } from '../support/registry.js';
 
 const KERNEL = path.join(REPO, 'runtime-kernel');
 const pkg = JSON.parse(readFileSync(path.join(KERNEL, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-const SUBPATHS = Object.keys(pkg.exports)
-  .filter((key) => key !== './package.json')
-  .map((key) => (key === '.' ? '@fw/kernel' : `@fw/kernel/${key.slice(2)}`));
+// The module entries (`{ types, default }`), not the files exported as they are (package.json, docs pages).
+const SUBPATHS = Object.entries(pkg.exports)
+  .filter(([, target]) => typeof target === 'object')
+  .map(([key]) => (key === '.' ? '@fw/kernel' : `@fw/kernel/${key.slice(2)}`));
 
 beforeAll(() => {
   if (!existsSync(path.join(KERNEL, 'dist/index.js'))) throw new Error('runtime-kernel/dist is missing: run "npm run build" first (npm test does).');

@@ -221,6 +221,51 @@ test('hovers on the APIs a user writes next: routes, ctx.render, ctx.requestId, 
   }
 });
 
+test('kernel middleware fits a fluid route and a plain @koa/router Router alike, on a typed ctx', () => {
+  const probe = [
+    "import Router from '@koa/router';",
+    "import Koa from 'koa';",
+    "import { requireUser } from '@fw/kernel/auth';",
+    "import { serveStatic } from '@fw/kernel/core';",
+    "import { exempt, limit } from '@fw/kernel/limits';",
+    "import { fluid } from './app.js';",
+    '',
+    "fluid.app.get('report', '/report', requireUser, limit('10/minute'), (ctx) => ctx.clientAddress);",
+    "fluid.use(serveStatic('/files', 'uploads'));",
+    'const router = new Router();',
+    "router.get('/plain', requireUser, limit('10/minute'), exempt(), (ctx) => {",
+    '  ctx.body = ctx.params;',
+    '});',
+    "const stack: Koa.Middleware[] = [limit('1/second'), requireUser, serveStatic('/files', 'uploads')];",
+    "new Koa().use(router.routes()).use(limit('5/minute')).use(requireUser);",
+    "limit('5/minute', { key: (ctx) => ctx.state.user });",
+    'export { stack };',
+    '',
+  ].join('\n');
+  const file = authEditor.open('fluid/probe.ts', probe);
+  // Only the key function reading `ctx.state.user` (line 16) is wrong: a KoaContext's state is `unknown`.
+  const diagnostics = authEditor.service.getSemanticDiagnostics(file);
+  expect(diagnostics.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1}: ${authEditor.ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)).toEqual([
+    expect.stringMatching(/^16: .*unknown/),
+  ]);
+  const hover = authEditor.hover('fluid/probe.ts', "limit('10/minute'), exempt");
+  expect(hover.display).toMatch(/limit\(spec: string, options\?: LimitOptions\): KoaMiddleware/);
+  expect(hover.doc).not.toBe('');
+  expect(hover.display).not.toMatch(/\bany\b/);
+});
+
+test('the documentation pages kernel hovers name (@fw/kernel/docs/<page>.md) are in the installed package', () => {
+  const probe = ["import { fluid } from './app.js';", '', "fluid.app.get('who', '/who', (ctx) => ctx.clientAddress);", ''].join('\n');
+  authEditor.open('fluid/probe.ts', probe);
+  const docs = [authEditor.hover('fluid/probe.ts', 'clientAddress').doc, authEditor.hover('fluid/app.ts', 'new Fluid', 4).doc].join('\n');
+  // In backticks: a bare `@fw/...` would start a JSDoc tag and leave the description.
+  const pages = [...docs.matchAll(/`(@fw\/kernel\/docs\/[a-z0-9-]+\.md)`/g)].map((m) => m[1]!);
+  expect(pages).toEqual(expect.arrayContaining(['@fw/kernel/docs/rate-limits.md']));
+  // The mention is a specifier the package exports: it resolves to the page in node_modules.
+  const require = createRequire(path.join(auth, 'package.json'));
+  for (const page of pages) expect(readFileSync(require.resolve(page), 'utf8'), page).toMatch(/^# /);
+});
+
 test("go-to-definition on a kernel import lands in a .d.ts the app's node_modules has", () => {
   const imports: [string, string][] = [
     ['fluid/app.ts', 'Fluid }'],

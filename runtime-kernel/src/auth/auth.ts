@@ -46,6 +46,7 @@ export class Auth<U extends User = User> {
   readonly tokens: TokenService;
   /** Whether a string is a principal id of this app. */
   readonly isPrincipalId: (id: string) => boolean;
+  /** The app's `SECRET_KEY`, from which the session, CSRF and token keys are derived (`deriveKey`); never send it anywhere. */
   readonly secret: string;
   #cache: Cache | undefined;
 

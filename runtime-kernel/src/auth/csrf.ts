@@ -19,7 +19,7 @@
  * a valid bearer token is exempt by design (browsers never attach one on their own).
  */
 import { randomBytes } from 'node:crypto';
-import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import { fluidContextOf, type FluidContext, type KoaMiddleware } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
 import { parseBody } from '../body/plugin.js';
 import { routeMatch } from '../body/route.js';
@@ -31,6 +31,7 @@ import type { TypedPayload } from './signed.js';
 
 /** The payload of a CSRF token. */
 export interface CsrfPayload extends TypedPayload {
+  /** The payload type: always `'csrf'`. */
   readonly t: 'csrf';
   /** The session's CSRF binding id. */
   readonly sid: string;
@@ -160,8 +161,9 @@ async function formToken(ctx: FluidContext): Promise<string | undefined> {
 }
 
 /** The CSRF middleware (added by `installAuth`). */
-export function csrfMiddleware(auth: Auth): FluidMiddleware {
-  return async (ctx, next) => {
+export function csrfMiddleware(auth: Auth): KoaMiddleware {
+  return async (koaCtx, next) => {
+    const ctx = fluidContextOf(koaCtx, 'csrfMiddleware()');
     if (SAFE.has(ctx.method)) return next();
     checkMethod(ctx);
     const bearer = bearerToken(ctx.get('Authorization'));

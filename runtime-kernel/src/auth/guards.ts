@@ -7,7 +7,7 @@
  * `requireUser` does not, so a verification flow stays reachable. Every 401 carries
  * `WWW-Authenticate: Bearer realm="<app>"`.
  */
-import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import { fluidContextOf, type FluidContext, type KoaMiddleware } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
 import { wantsJson } from '../core/error-handler.js';
 import { authOf } from './auth.js';
@@ -23,8 +23,12 @@ export function unauthorized(ctx: FluidContext, message: string, code: string): 
   return new HttpError(401, message, { code, headers: { 'WWW-Authenticate': `Bearer realm="${authOf(ctx).fluid.name}"` } });
 }
 
-/** A guard: middleware that throws an `HttpError` unless its check passes. */
-export interface Guard extends FluidMiddleware {
+/**
+ * A guard: middleware that throws an `HttpError` unless its check passes. It fits a fluid route and
+ * a plain `@koa/router` route alike (`KoaMiddleware`); the request must be served by a fw app with
+ * auth installed (a `TypeError` or `FrameworkException` says which is missing).
+ */
+export interface Guard extends KoaMiddleware {
   /** The guard's name, for messages and docs (e.g. `requireRole(editor)`). */
   readonly guardName: string;
   /** Runs the check only: resolves with the user, or throws the guard's `HttpError`. */
@@ -33,8 +37,8 @@ export interface Guard extends FluidMiddleware {
 
 /** Makes a guard from a check. */
 export function guard(guardName: string, check: (ctx: FluidContext) => Promise<User>): Guard {
-  const mw: FluidMiddleware = async (ctx, next) => {
-    await check(ctx);
+  const mw: KoaMiddleware = async (ctx, next) => {
+    await check(fluidContextOf(ctx, guardName));
     await next();
   };
   return Object.assign(mw, { guardName, check });

@@ -1,6 +1,6 @@
 /**
  * `@fw/kernel/auth`: sessions, guards, CSRF and grants. Turn it on with
- * `fluid.plugin(auth({ users }))` (or `installAuth(fluid, { users })`). See docs/auth.md.
+ * `fluid.plugin(auth({ users }))` (or `installAuth(fluid, { users })`). See `@fw/kernel/docs/auth.md`.
  */
 export { auth, installAuth } from './install.js';
 export { Auth, authOf } from './auth.js';

@@ -20,7 +20,7 @@ import type { User } from './user.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** The app's auth, once the auth plugin is registered (docs/auth.md). */
+    /** The app's auth, once the auth plugin is registered (`@fw/kernel/docs/auth.md`). */
     readonly auth: Auth;
   }
 }

@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { statSync, type Stats } from 'node:fs';
 import { createSession } from 'koa-session';
-import type { FluidContext, FluidMiddleware } from '../core/context.js';
+import { fluidContextOf, type FluidContext, type KoaMiddleware } from '../core/context.js';
 import type { Cache, JsonValue } from '../cache/cache.js';
 import { FileCache } from '../cache/file.js';
 import { authOf, type Auth } from './auth.js';
@@ -30,6 +30,7 @@ export interface SessionData {
   uid?: string;
   /** The random id CSRF tokens are bound to (renewed at sign-in). */
   csrf?: string;
+  /** The app's own fields; the session is stored as JSON, so values must be JSON-serialisable. */
   [key: string]: unknown;
 }
 
@@ -58,7 +59,7 @@ export function hasSession(ctx: FluidContext): boolean {
 }
 
 /** The session middleware for `auth` (added by `installAuth`). */
-export function sessionMiddleware(auth: Auth): FluidMiddleware {
+export function sessionMiddleware(auth: Auth): KoaMiddleware {
   const fluid = auth.fluid;
   fluid.koa.keys = new CookieKeys([deriveKey(auth.secret, 'session').toString('base64url')]);
   const store = new SessionStore(() => auth.cache);
@@ -82,7 +83,8 @@ export function sessionMiddleware(auth: Auth): FluidMiddleware {
     fluid.koa,
   );
   const config = fluid.config;
-  return (ctx, next) => {
+  return (koaCtx, next) => {
+    const ctx = fluidContextOf(koaCtx, 'sessionMiddleware()');
     // Secure cookies only over HTTPS; a trusted proxy's X-Forwarded-Proto counts, no one else's.
     ctx.cookies.secure = isHttps(ctx, config);
     return currentRequest.run(ctx, inner, ctx, next);

@@ -9,7 +9,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** A payload with its type. */
 export interface TypedPayload {
+  /** The payload type (`'csrf'`, ...): `PayloadSigner.verify(token, type)` accepts only a token of that type. */
   readonly t: string;
+  /** The payload's other fields: JSON scalars only. */
   readonly [key: string]: string | number | boolean | null;
 }
 

@@ -22,7 +22,7 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * What the app implements so that guards and tokens can work (the reference's predicates, in
- * camelCase; docs/reference-map.md).
+ * camelCase; `@fw/kernel/docs/reference-map.md`).
  */
 export interface UserService<U extends User = User> {
   /** The user with this id (as stored in the session or a token's `sub`), or undefined. */

@@ -1,7 +1,7 @@
 /**
  * `@fw/kernel/body`: request bodies. The body plugin parses JSON, form and text bodies into
  * `ctx.request.body` with per-type limits (`BODY_*_LIMIT`, 413 beyond them); a route streams its
- * body itself with `rawBody`, or takes other limits with `bodyLimit()`. See docs/security.md.
+ * body itself with `rawBody`, or takes other limits with `bodyLimit()`. See `@fw/kernel/docs/security.md`.
  */
 export { bodyParser, parseBody } from './plugin.js';
 export { rawBody, bodyLimit, BodyReader, PARSED_METHODS } from './parse.js';

@@ -63,6 +63,7 @@ async function loadParser(): Promise<typeof koaBodyParser> {
 
 /** Parses the bodies of one app (its limits from the config; parsers made once per limit set). */
 export class BodyReader {
+  /** The size limits from the config (`BODY_JSON_LIMIT`, `BODY_FORM_LIMIT`, `BODY_TEXT_LIMIT`), used when a route sets none of its own. */
   readonly defaults: Required<BodyLimits>;
   readonly #parsers = new Map<string, Parser>();
 

@@ -1,7 +1,7 @@
 /**
  * `@fw/kernel/cache`: cache backends behind one interface, selected by `CACHE_TYPE`: `memory`,
  * `file` (the default, under `CACHE_DIR`) and `redis` (at `CACHE_REDIS_URL`), and the plugin that
- * gives the app `fluid.cache`. See docs/cache.md.
+ * gives the app `fluid.cache`. See `@fw/kernel/docs/cache.md`.
  */
 export { cache } from './plugin.js';
 export { openCache, type CacheConfig } from './open.js';

@@ -8,8 +8,11 @@ import { RedisCache } from './redis.js';
 
 /** The config keys `openCache` reads. */
 export interface CacheConfig {
+  /** The backend: `memory` (this process), `file` (a folder shared by the processes of one host) or `redis`. */
   CACHE_TYPE: CacheKind;
+  /** The folder of the `file` backend; a relative path is resolved against the app root. */
   CACHE_DIR: string;
+  /** The `redis://` or `rediss://` URL of the `redis` backend (required for it). */
   CACHE_REDIS_URL?: string | undefined;
   /** Seconds a Redis command may take (default 2). */
   REDIS_TIMEOUT?: number | undefined;

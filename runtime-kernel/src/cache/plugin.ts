@@ -9,7 +9,7 @@ import { openCache } from './open.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** The app's cache (`CACHE_TYPE`), opened on first use (docs/cache.md). */
+    /** The app's cache (`CACHE_TYPE`), opened on first use (`@fw/kernel/docs/cache.md`). */
     readonly cache: Cache;
   }
 }

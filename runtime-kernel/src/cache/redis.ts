@@ -20,6 +20,7 @@ import { redactRedisUrl, redisUrl } from './redis-url.js';
 export interface RedisCacheOptions {
   /** `redis://` or `rediss://` URL (checked; the error names `CACHE_REDIS_URL`). */
   url: string | undefined;
+  /** Where connection loss and recovery are logged. */
   logger: Logger;
   /** The app's root: ioredis is loaded from its `node_modules` (else next to the kernel). */
   root?: string | undefined;

@@ -8,7 +8,7 @@
  * so they are never used.
  */
 import { isIP } from 'node:net';
-import type Koa from 'koa';
+import type { KoaContext } from './context.js';
 import proxyaddr from 'proxy-addr';
 import { FrameworkException } from './errors.js';
 
@@ -60,7 +60,7 @@ export function normaliseAddress(address: string): string {
  * IPv4-mapped IPv6 addresses are returned in dotted IPv4 form. A socket that has already
  * gone away yields `'unknown'`.
  */
-export function clientAddress(ctx: Koa.Context, config: ProxyConfig): string {
+export function clientAddress(ctx: KoaContext, config: ProxyConfig): string {
   const peer = ctx.req.socket.remoteAddress;
   if (!peer) return 'unknown';
   if (!config.PROXY_FIX || config.PROXY_TRUSTED_HOSTS.length === 0) return normaliseAddress(peer);

@@ -24,6 +24,7 @@ export interface FluidApp {}
 
 /** `ctx.state`: free-form per-request data shared by middleware and handlers. */
 export interface FluidState {
+  /** Any field; read it as `unknown` and narrow it (plugins declare theirs by declaration merging). */
   [key: string]: unknown;
 }
 
@@ -35,7 +36,7 @@ export interface FluidContextExtensions {
   render(template: string, data?: TemplateData): Markup;
   /** Builds the URL of a named route; see `FluidCore#urlFor`. */
   urlFor(name: string, params?: UrlParams, options?: UrlForOptions): string;
-  /** The real client address (peer, or X-Forwarded-For from a trusted proxy; see docs/rate-limits.md). */
+  /** The real client address (peer, or X-Forwarded-For from a trusted proxy; see `@fw/kernel/docs/rate-limits.md`). */
   readonly clientAddress: string;
   /** Route parameters of the matched route. */
   params: Record<string, string>;
@@ -60,6 +61,34 @@ export type Handler = (ctx: FluidContext, next: Next) => unknown;
  * handler included) and may act before and after it. Any Koa middleware of this shape fits.
  */
 export type FluidMiddleware = (ctx: FluidContext, next: Next) => unknown;
+
+/**
+ * The Koa context every Koa app's requests have, whatever its state and extensions: Koa's request,
+ * response and helpers (`ctx.method`, `ctx.get()`, `ctx.throw()`, ...), `ctx.state` as `unknown`.
+ * A `FluidContext` is one, and so is the context of a plain Koa app or `@koa/router` route.
+ */
+export type KoaContext = Koa.ParameterizedContext<unknown, object, unknown>;
+
+/**
+ * Middleware the kernel hands out for use on any Koa stack: `limit()`, `exempt()`,
+ * `serveStatic()`, the auth guards, `csrfMiddleware()`, `sessionMiddleware()`. One value fits
+ * everywhere under strict TypeScript: a fluid route (`fluid.app.get(name, path, mw, handler)`),
+ * `fluid.use(mw)`, a plain `@koa/router` Router, Koa's `app.use(mw)` and a `Koa.Middleware[]`.
+ * It resolves when the rest of the chain (`next`) has run.
+ */
+export type KoaMiddleware = (ctx: KoaContext, next: Next) => Promise<unknown>;
+
+/**
+ * `ctx` as the `FluidContext` it is when a fw app serves the request: what middleware of the
+ * kernel that needs the app (`ctx.fluid`) calls first. Throws a `TypeError` naming `who` when the
+ * request is served by a Koa app that is not a fw app.
+ */
+export function fluidContextOf(ctx: KoaContext, who: string): FluidContext {
+  if (!('fluid' in ctx) || ctx.fluid === undefined) {
+    throw new TypeError(`${who} needs a fw app: this request's context has no \`fluid\`, it is served by a Koa app that is not a Fluid`);
+  }
+  return ctx as FluidContext;
+}
 
 let rendering: FluidContext | undefined;
 

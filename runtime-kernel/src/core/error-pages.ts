@@ -31,7 +31,9 @@ export const KEPT_HEADERS: readonly string[] = Object.freeze([
 
 /** Data every `errors/<status>.html` template gets. */
 export interface ErrorPageData {
+  /** Extra fields for the app's own error templates. */
   [key: string]: unknown;
+  /** The HTTP status, e.g. `404`. */
   status: number;
   /** The reason phrase, e.g. `Not Found`. */
   title: string;

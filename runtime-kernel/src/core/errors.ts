@@ -7,6 +7,7 @@
 
 /** A fault of the framework or its configuration (the reference's `FrameworkException`). */
 export class FrameworkException extends Error {
+  /** Always `'FrameworkException'`. */
   override name = 'FrameworkException';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -25,6 +26,7 @@ export interface ConfigErrorProblem {
 
 /** Bad or missing configuration (thrown when the config of an app cannot be loaded); the message lists every problem. */
 export class ConfigError extends FrameworkException {
+  /** Always `'ConfigError'`. */
   override name = 'ConfigError';
   /** Every problem, in order. */
   readonly problems: readonly ConfigErrorProblem[];
@@ -51,10 +53,15 @@ export interface HttpErrorOptions {
  * The kernel turns it into a JSON body `{ error, code? }`, or a styled page for HTML clients.
  */
 export class HttpError extends Error {
+  /** Always `'HttpError'`. */
   override name = 'HttpError';
+  /** The HTTP status of the answer, e.g. `404`. */
   readonly status: number;
+  /** Machine-readable code sent as `code` in a JSON answer (e.g. `EMAIL_NOT_VERIFIED`), if any. */
   readonly code: string | undefined;
+  /** Headers the answer carries (e.g. `WWW-Authenticate`, `Retry-After`); `{}` when none. */
   readonly headers: Record<string, string>;
+  /** Whether the message is shown to the client; otherwise the status's reason phrase is. Default: true below 500. */
   readonly expose: boolean;
   constructor(status: number, message?: string, options: HttpErrorOptions = {}) {
     super(message ?? defaultMessage(status), { cause: options.cause });

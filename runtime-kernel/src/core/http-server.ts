@@ -25,16 +25,23 @@ import { FrameworkException } from './errors.js';
 
 /** The config keys the server reads (seconds, and a connection count). */
 export interface ServerConfig {
+  /** Seconds a client may take to send the request headers; at most `SERVER_REQUEST_TIMEOUT`. */
   readonly SERVER_HEADERS_TIMEOUT: number;
+  /** Seconds a client may take to send the whole request. */
   readonly SERVER_REQUEST_TIMEOUT: number;
+  /** Seconds an idle keep-alive connection stays open. */
   readonly SERVER_KEEP_ALIVE_TIMEOUT: number;
+  /** Most connections open at once (0: no cap). */
   readonly SERVER_MAX_CONNECTIONS: number;
 }
 
 /** The Node settings of the app's server, in milliseconds. */
 export interface ServerSettings {
+  /** Node's `headersTimeout` (`SERVER_HEADERS_TIMEOUT`). */
   readonly headersTimeout: number;
+  /** Node's `requestTimeout` (`SERVER_REQUEST_TIMEOUT`). */
   readonly requestTimeout: number;
+  /** Node's `keepAliveTimeout` (`SERVER_KEEP_ALIVE_TIMEOUT`). */
   readonly keepAliveTimeout: number;
   /** How often Node looks for requests past their timeouts. */
   readonly connectionsCheckingInterval: number;

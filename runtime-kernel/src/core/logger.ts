@@ -125,7 +125,7 @@ function pinoLogger(level: LogLevel): Logger {
  * object, an error, an array). Why not always pino: its general path (level methods, hooks,
  * serializers, the stringifier lookup per key) cost 1,078 ns a line against 386 ns for this
  * in-process, and a pinned A/B of the hello route with the request log on measured ~4 µs of CPU
- * a request less (docs/performance.md, "Production defaults, third round").
+ * a request less (`@fw/kernel/docs/performance.md`, "Production defaults, third round").
  */
 function plainLine(head: string, bindings: string, message: string, fields: LogFields | undefined): string | undefined {
   let props = '';

@@ -30,6 +30,7 @@ export interface OptionalUse {
 
 /** Optional packages the running feature needs are not installed (all of them named at once). */
 export class MissingPackageError extends FrameworkException {
+  /** Always `'MissingPackageError'`. */
   override name = 'MissingPackageError';
   /** The (first) npm package name, e.g. `nodemailer`. */
   readonly packageName: string;

@@ -25,7 +25,9 @@ export interface BufferedResponse {
  * in `keepHeaders` and those the registry keeps for every replacement (`ProcessorRegistry.keepHeaders`).
  */
 export interface ReplacementResponse {
+  /** The HTTP status of the new response. */
   status: number;
+  /** Its body: a string, a Buffer, an object (sent as JSON) or `null` (none). */
   body: string | Buffer | object | null;
   /** Content type, e.g. `html` or `application/json`. */
   type?: string;

@@ -21,7 +21,9 @@ export type AfterValueHook = (value: unknown, ctx: FluidContext) => unknown;
 
 /** Hooks wrapped around every route of a router (an Additive's `api` and `app`). */
 export interface RouteHooks {
+  /** Run in order before a route's handlers; the first to return a value other than `undefined` answers with it. */
   readonly before: readonly BeforeRequestHook[];
+  /** Run in order on what the handler returned; each may replace it. */
   readonly after: readonly AfterValueHook[];
 }
 
@@ -46,7 +48,7 @@ export class HttpRouter {
   readonly prefix: string;
   /** Where the router is mounted (`app`, `api`, `<additive>.app`, `<additive>.api`). */
   readonly mount: string;
-  /** The underlying @koa/router instance. */
+  /** The underlying `@koa/router` instance. */
   readonly router: Router<FluidState, FluidContextExtensions>;
   readonly #namePrefix: string;
   readonly #hooks: RouteHooks | undefined;

@@ -14,7 +14,7 @@
  * so the app's 404 handling answers.
  */
 import { isAbsolute, join, normalize, resolve, sep, win32 } from 'node:path';
-import type Koa from 'koa';
+import type { KoaMiddleware } from './context.js';
 import { FrameworkException, HttpError } from './errors.js';
 import { StaticFileSender } from './static-file.js';
 
@@ -38,7 +38,7 @@ const PATHS_MAX = 1000;
  * GET and HEAD only; any other method, a path outside the prefix, a directory or a missing
  * or hidden file passes to `next()`.
  */
-export function serveStatic(prefix: string, root: string, options: StaticOptions = {}): Koa.Middleware {
+export function serveStatic(prefix: string, root: string, options: StaticOptions = {}): KoaMiddleware {
   if (typeof prefix !== 'string' || !/^\/[^?#]*[^/?#]$/.test(prefix)) {
     throw new FrameworkException(`serveStatic(): prefix must start with '/' and not end with one, got ${JSON.stringify(prefix)}`);
   }

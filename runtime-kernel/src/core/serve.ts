@@ -10,7 +10,7 @@
  * primary that forks that many workers, each running the same entry script and serving the same
  * port (the primary hands out the connections). The primary restarts a worker that dies, and
  * on SIGTERM / SIGINT tells every worker to shut down as above, waits for all of them, then
- * exits. See docs/deployment.md.
+ * exits. See `@fw/kernel/docs/deployment.md`.
  */
 import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
@@ -38,6 +38,7 @@ export interface ServeOptions {
 
 /** A running server (a cluster primary has no server of its own: `server` is undefined). */
 export interface Served {
+  /** The listening HTTP server; `undefined` in a cluster's primary process. */
   readonly server: Server | undefined;
   /** `http://host:port` */
   readonly url: string;
@@ -344,7 +345,7 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
  * on, which left the server running as an orphan that kept the port. So a server started by an
  * npm script checks its parent twice a second and, once it is gone, shuts down as on SIGTERM
  * (draining). Only under npm: a server started from a shell that later exits (`nohup node ... &`)
- * is meant to keep running. Containers should still run node directly (docs/deployment.md): when
+ * is meant to keep running. Containers should still run node directly (`@fw/kernel/docs/deployment.md`): when
  * npm is process 1 and exits, the container stops before any drain.
  */
 function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout | undefined {

@@ -41,6 +41,7 @@ export function autoescapes(name: string): boolean {
 const require = createRequire(import.meta.url);
 const loadHandlebars = (): typeof Handlebars => require('handlebars') as typeof Handlebars;
 
+/** The handlebars templates of one app: looked up in its folders (highest priority first), compiled once and cached, escaped by suffix (see the module comment). `fluid.templates`; `ctx.render` and `fluid.render` use it. */
 export class TemplateEngine {
   #hb: typeof Handlebars | undefined;
   readonly #helpers = new Map<string, TemplateHelper>();

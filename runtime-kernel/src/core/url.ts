@@ -18,23 +18,33 @@ export interface UrlForOptions {
   external?: boolean;
 }
 
-/** What the table needs of a @koa/router `Layer`. */
+/** What the table needs of a `@koa/router` `Layer`. */
 export interface RouteLayer {
+  /** The route's path pattern, e.g. `/users/:id`. */
   readonly path: string | RegExp;
+  /** The named parameters of the pattern, in order. */
   readonly paramNames: ReadonlyArray<{ name: string | number }>;
+  /** The path with `params` filled in. */
   url(params: Record<string, string>): string;
+  /** Whether `path` matches the pattern. */
   match(path: string): boolean;
+  /** The pattern's captures in `path` (undecoded), in order. */
   captures(path: string): string[];
+  /** The named parameters of `path` from its `captures`, added to `existing`. */
   params(path: string, captures: string[], existing?: Record<string, string>): Record<string, string>;
 }
 
 /** A route as the table records it. */
 export interface RouteEntry {
+  /** The full route name (an Additive's routes carry its `<name>.` prefix). */
   readonly name: string;
+  /** The full path pattern, the router's prefix included, e.g. `/api/users/:id`. */
   readonly path: string;
+  /** The HTTP methods it answers (`GET` routes also `HEAD`); `['*']` for every method. */
   readonly methods: readonly string[];
   /** `app`, `api`, `ws`, or `<additive>.app` / `.api` / `.ws`. */
   readonly mount: string;
+  /** The router's layer, which matches paths and builds URLs. */
   readonly layer: RouteLayer;
 }
 

@@ -27,8 +27,11 @@ export interface WsRouteOptions {
 
 /** A matched socket route. */
 export interface WsMatch {
+  /** The route's full name. */
   readonly name: string;
+  /** Runs for each accepted socket. */
   readonly handler: WsHandler;
+  /** Path parameters of the matched route. */
   readonly params: Record<string, string>;
   /** The router's guards then the route's, checked at upgrade. */
   readonly guards: readonly WsGuard[];
@@ -36,8 +39,11 @@ export interface WsMatch {
 
 /** How a socket router is mounted. */
 export interface WsRouterOptions {
+  /** URL prefix of every socket route, e.g. `/ws` or `/ws/<additive>`. */
   prefix: string;
+  /** Label used in messages and the route table: `ws`, `<additive>.ws`. */
   mount: string;
+  /** Prepended to every route name (an Additive's `<name>.`). */
   namePrefix?: string;
 }
 

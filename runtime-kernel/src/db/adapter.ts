@@ -21,8 +21,11 @@ export interface DriverAdapter {
  * as fw needs to name it.
  */
 export interface DriverAdapterFactory {
+  /** The database family of the adapter it makes: `sqlite` or `postgres`. */
   readonly provider: string;
+  /** The adapter package, e.g. `@prisma/adapter-pg`. */
   readonly adapterName: string;
+  /** Opens the connection (pool) and resolves with the `DriverAdapter` Prisma queries through; Prisma calls it. */
   connect(): Promise<unknown>;
 }
 

@@ -9,7 +9,9 @@ import { databaseUris, type BindUri } from './uris.js';
 
 /** What the kernel needs of a generated PrismaClient: connect and disconnect. */
 export interface PrismaClientLike {
+  /** Connects to the database. */
   $connect(): PromiseLike<void>;
+  /** Closes the connection. */
   $disconnect(): PromiseLike<void>;
 }
 

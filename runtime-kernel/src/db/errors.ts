@@ -5,6 +5,7 @@ import { FrameworkException } from '../core/errors.js';
  * bind that failed to close. The message always names the bind (never its password).
  */
 export class DatabaseError extends FrameworkException {
+  /** Always `'DatabaseError'`. */
   override name = 'DatabaseError';
   /** The bind the fault concerns. */
   readonly bind: string;

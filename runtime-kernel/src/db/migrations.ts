@@ -44,6 +44,7 @@ export async function shippedMigrations(dir: string): Promise<string[] | undefin
 
 /** A bind's database lacks migrations the app ships: readiness fails with this until `fw migrate deploy` ran. */
 export class PendingMigrationsError extends DatabaseError {
+  /** Always `'PendingMigrationsError'`. */
   override name = 'PendingMigrationsError';
   /** The shipped migrations not applied, in order. */
   readonly pending: readonly string[];

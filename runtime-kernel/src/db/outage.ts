@@ -26,6 +26,7 @@ const PG_MESSAGES = /^(Query read timeout|timeout exceeded when trying to connec
 
 /** The database of `bind` is not answering: a 503 the error handler answers without a stack. */
 export class DatabaseUnavailableError extends HttpError {
+  /** Always `'DatabaseUnavailableError'`. */
   override name = 'DatabaseUnavailableError';
   /** The bind that is down. */
   readonly bind: string;

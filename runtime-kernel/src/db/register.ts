@@ -4,6 +4,7 @@ import type { ClientClasses, Database } from './database.js';
 
 /** What `registerDatabase` uses of the app (a `Fluid` has all of it; only `onShutdown` is required). */
 export interface ShutdownHooks {
+  /** Registers `fn` to run when the app shuts down (the binds disconnect there). */
   onShutdown(fn: () => unknown): unknown;
   /** Where the pending-migrations check of each bind runs once, when the app starts. */
   onStartup?(fn: () => unknown): unknown;

@@ -28,6 +28,7 @@ export interface RedisBusOptions {
   key: string;
   /** Channel shared by every process of the app. */
   channel: string;
+  /** Where an unavailable Redis and malformed bus messages are logged. */
   logger: Logger;
   /** How long `start()` waits for the subscription before going on without it (ms). Default 2000. */
   startTimeoutMs?: number;

@@ -10,16 +10,20 @@ import { Events } from './events.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** Events: `createSignal`, `event`, `trigger`, `hasEvent` (across processes with Redis; docs/events.md). */
+    /** Events: `createSignal`, `event`, `trigger`, `hasEvent` (across processes with Redis; `@fw/kernel/docs/events.md`). */
     readonly events: Events;
   }
 }
 
 /** The config keys the events read. */
 export interface EventsConfig {
+  /** Size of each listener's queue of pending events. */
   EVENTS_EVENT_QUEUE_SIZE: number;
+  /** Redis URL of the bus that carries events to every process of the app; wins over the cache's Redis. */
   EVENTS_REDIS_URL?: string | undefined;
+  /** `redis`: without `EVENTS_REDIS_URL`, the events use the cache's Redis (`CACHE_REDIS_URL`). */
   CACHE_TYPE: string;
+  /** The Redis URL used when `CACHE_TYPE` is `redis` and `EVENTS_REDIS_URL` is unset. */
   CACHE_REDIS_URL?: string | undefined;
   /** Seconds a Redis command may take (default 2). */
   REDIS_TIMEOUT?: number | undefined;

@@ -33,6 +33,7 @@ export type EventDecorator = <F extends EventListener<never>>(fn: F, context?: C
 
 /** Options of `new Events()`. */
 export interface EventsOptions {
+  /** Where failing listeners and dropped events are logged. */
   logger: Logger;
   /** Size of each listener's queue (`EVENTS_EVENT_QUEUE_SIZE`). */
   queueSize: number;

@@ -1,7 +1,7 @@
 /**
  * `@fw/kernel/events`: `createSignal`, `event` (function or decorator), `trigger`, `hasEvent`,
  * bounded per-listener queues, Redis fan-out across processes, and the plugin that gives the app
- * `fluid.events`. See docs/events.md.
+ * `fluid.events`. See `@fw/kernel/docs/events.md`.
  */
 export { events, createEvents } from './create.js';
 export type { EventsConfig } from './create.js';

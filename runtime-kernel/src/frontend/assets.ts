@@ -18,7 +18,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { FluidMiddleware } from '../core/context.js';
+import type { KoaMiddleware } from '../core/context.js';
 import { KERNEL_STATIC_PREFIX } from '../core/static.js';
 import { StaticFileSender } from '../core/static-file.js';
 
@@ -115,7 +115,7 @@ function namespaceOf(header: string | undefined): string | undefined {
  * The catch-all middleware. `namespaces` is the live set of registered namespaces (workspace
  * folders relative to `projectRoot`, e.g. `fluid/frontend`).
  */
-export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>, options: AssetCatchOptions = {}): FluidMiddleware {
+export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>, options: AssetCatchOptions = {}): KoaMiddleware {
   const production = options.production ?? false;
   const root = resolve(projectRoot);
   // Production serves build output, so what `contained()` found is remembered: a file found

@@ -96,7 +96,7 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
     if (socket && 'destroy' in socket) socket.destroy();
   });
   // Debug level: the dev server's own address is internal (the app proxies it), and printed
-  // before "fw: <app> serving at <url>" it was the address people opened (docs/dev.md).
+  // before "fw: <app> serving at <url>" it was the address people opened (`@fw/kernel/docs/dev.md`).
   logger.debug('vite dev server started (internal: the app proxies it at /vite-dev; open the app\'s own address)', {
     internalOrigin: origin,
     configFile: configFile || 'none',

@@ -3,11 +3,13 @@ import { FrameworkException } from '../core/errors.js';
 
 /** A frontend surface was misconfigured or misused (e.g. covered twice), or its build failed. */
 export class FrontendException extends FrameworkException {
+  /** Always `'FrontendException'`. */
   override name = 'FrontendException';
 }
 
 /** A Node/npm command exited non-zero (or could not start). */
 export class NodeError extends FrameworkException {
+  /** Always `'NodeError'`. */
   override name = 'NodeError';
   /** The command that failed, as argv. */
   readonly command: readonly string[];
@@ -26,5 +28,6 @@ export class NodeError extends FrameworkException {
 
 /** A Tailwind compile or the `fw tailwind` passthrough failed. */
 export class TailwindError extends FrameworkException {
+  /** Always `'TailwindError'`. */
   override name = 'TailwindError';
 }

@@ -49,7 +49,9 @@ export interface FrontendWiring {
 
 /** Options of `new Frontend()`: passing either covers the surface at once. */
 export interface FrontendOptions {
+  /** The app whose surface (`APP_FRONTEND`, `fluid/frontend`) this frontend serves. */
   fluid?: FluidCore;
+  /** The Additive whose surface (its manifest's `frontend`) this frontend serves. */
   additive?: Additive;
 }
 

@@ -8,7 +8,9 @@ import { ALPINE_URL, HTMX_URL } from './vendor.js';
 
 /** The part of a frontend config block (`APP_FRONTEND`, manifest `frontend`) the include reads. */
 export interface FrontendIncludeBlock {
+  /** The frontend type: `none`, `htmx` or `vite`. */
   type: string;
+  /** Whether the include also loads Alpine.js (htmx surfaces). */
   alpine?: boolean | undefined;
 }
 

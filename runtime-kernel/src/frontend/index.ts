@@ -1,7 +1,7 @@
 /**
  * `@fw/kernel/frontend`: frontend surfaces — `Frontend`, the `{{frontend}}` include, the asset
  * catch-all, the Vite dev proxy and production build, Tailwind compiled in-process, the Node
- * passthrough, and the plugin that gives the app `fluid.frontend`. See docs/frontend.md.
+ * passthrough, and the plugin that gives the app `fluid.frontend`. See `@fw/kernel/docs/frontend.md`.
  */
 export { frontend } from './plugin.js';
 export { Frontend, generateProjectTailwind, generateTailwindCss } from './frontend.js';

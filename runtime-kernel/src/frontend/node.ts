@@ -71,6 +71,7 @@ export function nodeCmd(cmd: readonly string[], cwd: string, options: NodeCmdOpt
 
 /** Options of `nodeProc`: spawn options, with `env` merged over the Node environment. */
 export interface NodeProcOptions extends Omit<SpawnOptions, 'env' | 'cwd'> {
+  /** Variables set over the process's own environment. */
   env?: Readonly<Record<string, string>> | undefined;
 }
 

@@ -16,7 +16,7 @@ import { scriptNonce } from '../security/state.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** The app's frontend surface (from `APP_FRONTEND`); wired by `Frontend.prepare` in `mix()` (docs/frontend.md). */
+    /** The app's frontend surface (from `APP_FRONTEND`); wired by `Frontend.prepare` in `mix()` (`@fw/kernel/docs/frontend.md`). */
     readonly frontend: Frontend;
   }
 }
@@ -53,7 +53,7 @@ export function frontend(): Plugin {
       for (const mw of wiring.before) fluid.use(mw, 'context');
       for (const mw of wiring.after) fluid.use(mw, 'fallback'); // the catch-all: after every route
       if (fluid.config.DEBUG) {
-        // Development only: production never imports the live-reload module (docs/dev.md).
+        // Development only: production never imports the live-reload module (`@fw/kernel/docs/dev.md`).
         live = (await import('./live-reload.js')).startLiveReload(fluid);
         fluid.use(live.middleware, 'first');
         fluid.processor(live.processor);

@@ -47,7 +47,9 @@ export async function checkPublicDirs(projectRoot: string, workspaces: readonly 
 
 /** Which production steps run. */
 export interface ProductionSteps {
+  /** Run `npm run check` in every frontend workspace. */
   check: boolean;
+  /** Run `npm run build` in every frontend workspace. */
   build: boolean;
 }
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import send from 'koa-send';
-import type { FluidMiddleware } from '../core/context.js';
+import type { KoaMiddleware } from '../core/context.js';
 import { FrameworkException } from '../core/errors.js';
 import { KERNEL_STATIC_PREFIX } from '../core/static.js';
 
@@ -44,7 +44,7 @@ export function vendorFiles(alpine: 'csp' | 'standard' = 'csp'): ReadonlyMap<str
 }
 
 /** Serves exactly the vendor files under `/fluid/static/vendor/` (GET/HEAD, ETag, 304). */
-export function serveVendor(files: ReadonlyMap<string, string> = vendorFiles()): FluidMiddleware {
+export function serveVendor(files: ReadonlyMap<string, string> = vendorFiles()): KoaMiddleware {
   const prefix = `${KERNEL_STATIC_PREFIX}/vendor/`;
   return async (ctx, next) => {
     if (!ctx.path.startsWith(prefix) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();

@@ -31,6 +31,7 @@ export interface CheckResult {
 export interface Readiness {
   /** `ready`: every check passed; `unavailable`: one failed; `draining`: the app is shutting down. */
   readonly status: 'ready' | 'unavailable' | 'draining';
+  /** Each check by name, with its outcome. */
   readonly checks: Readonly<Record<string, CheckResult>>;
 }
 

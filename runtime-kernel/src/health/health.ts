@@ -29,12 +29,19 @@ import { Checks, type CheckOptions, type CheckResult, type Readiness, type Readi
 
 /** The config keys the health plugin reads. */
 export interface HealthConfig {
+  /** Serve the liveness and readiness routes (default true). */
   HEALTH_ENABLED: boolean;
+  /** Path of the liveness route (default `/healthz`). */
   HEALTH_LIVE_PATH: string;
+  /** Path of the readiness route (default `/readyz`). */
   HEALTH_READY_PATH: string;
+  /** Who may call the routes: anyone (`public`, the default), loopback peers only, or callers sending `HEALTH_TOKEN` in `X-Health-Token`; others get a 404. */
   HEALTH_ACCESS: 'public' | 'loopback' | 'token';
+  /** The token `HEALTH_ACCESS=token` requires in the `X-Health-Token` header. */
   HEALTH_TOKEN?: string | undefined;
+  /** Seconds each readiness check may take before it counts as failed (default 2). */
   HEALTH_CHECK_TIMEOUT: number;
+  /** Seconds readiness answers `503 draining` at shutdown before the server stops accepting connections, when a prober asked in the last minute (default 5). */
   SERVER_DRAIN_DELAY: number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * `@fw/kernel/health`: liveness and readiness routes (`/healthz`, `/readyz`), readiness checks
  * (`fluid.health.check(name, fn)`), the drain before shutdown and the `SECRET_KEY` fingerprint
- * check, and the plugin that gives the app `fluid.health`. See docs/deployment.md.
+ * check, and the plugin that gives the app `fluid.health`. See `@fw/kernel/docs/deployment.md`.
  */
 export { health } from './plugin.js';
 export { Health, isLoopback, type HealthConfig } from './health.js';

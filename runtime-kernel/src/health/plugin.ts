@@ -1,7 +1,7 @@
 /**
  * The health plugin (`fluid.health`, on by default): `/healthz`, `/readyz`, readiness checks for
  * fw's own backends, the drain delay, a warning for a short `SECRET_KEY` outside debug, and the
- * `SECRET_KEY` fingerprint check when the cache is shared. See health.ts and docs/deployment.md.
+ * `SECRET_KEY` fingerprint check when the cache is shared. See health.ts and `@fw/kernel/docs/deployment.md`.
  */
 import type { Plugin } from '../core/plugin.js';
 import type {} from '../cache/plugin.js';
@@ -11,7 +11,7 @@ import { secretBeacon, type SecretBeacon } from './secret.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** Liveness, readiness checks and the drain (docs/deployment.md). */
+    /** Liveness, readiness checks and the drain (`@fw/kernel/docs/deployment.md`). */
     readonly health: Health;
   }
 }

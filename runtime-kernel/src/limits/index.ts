@@ -1,6 +1,6 @@
 /**
  * `@fw/kernel/limits`: per-route rate limits (`limit()`, `exempt()`, `RATELIMIT_DEFAULT`) on the
- * real client address, and the plugin that installs them. See docs/rate-limits.md.
+ * real client address, and the plugin that installs them. See `@fw/kernel/docs/rate-limits.md`.
  */
 export { rateLimits } from './plugin.js';
 export {

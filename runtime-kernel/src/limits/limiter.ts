@@ -11,7 +11,7 @@
  *   prepends `applyDefaultLimit` to a route that has neither, so `RATELIMIT_DEFAULT` is
  *   checked only once routing has chosen the route and before its handlers run.
  */
-import type Koa from 'koa';
+import type { KoaContext, KoaMiddleware } from '../core/context.js';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
 import { FrameworkException, HttpError, type Logger } from '../core/errors.js';
@@ -35,7 +35,7 @@ export interface RateLimitConfig extends ProxyConfig {
 /** What `createRateLimiter` returns. */
 export interface RateLimiter {
   /** App-wide middleware; install it before the routers. */
-  readonly middleware: Koa.Middleware;
+  readonly middleware: KoaMiddleware;
   /** Which store counts requests. */
   readonly store: 'memory' | 'redis';
   /** Close the store's connection (idempotent); call from the app's shutdown. */
@@ -45,14 +45,14 @@ export interface RateLimiter {
 /** Options of `limit()`. */
 export interface LimitOptions {
   /** Who is counted; default `clientAddress(ctx, config)`. The route identity is always added. */
-  key?: (ctx: Koa.Context) => string;
+  key?: (ctx: KoaContext) => string;
 }
 
 /** How a middleware takes part in rate limiting: it sets its own limit, or opts out. */
 export type RateLimitMark = 'limit' | 'exempt';
 
 const MARK = Symbol.for('fw.rateLimit');
-type Marked = Koa.Middleware & { [MARK]?: RateLimitMark };
+type Marked = KoaMiddleware & { [MARK]?: RateLimitMark };
 
 interface Runtime {
   readonly config: RateLimitConfig;
@@ -89,7 +89,7 @@ function limitersOf(policy: Policy, store: LimitStore): RateLimiterAbstract[] {
 // put there by the limiter's middleware, and whether a limit() or exempt() has decided.
 const RUNTIME = Symbol('fw.rateLimit.runtime');
 const DECIDED = Symbol('fw.rateLimit.decided');
-type WithLimits = Koa.Context & { [RUNTIME]?: Runtime; [DECIDED]?: boolean };
+type WithLimits = KoaContext & { [RUNTIME]?: Runtime; [DECIDED]?: boolean };
 
 /**
  * Build the app's rate limiter from config. Throws a `FrameworkException` naming the key when
@@ -101,7 +101,7 @@ export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logge
   if (config.PROXY_FIX) trustFunction(config.PROXY_TRUSTED_HOSTS);
   const store = openStore(config, logger, opts.root);
   const runtime: Runtime = { config, enabled: config.RATELIMIT_ENABLED !== false, defaults, store };
-  const middleware: Koa.Middleware = (ctx, next) => {
+  const middleware: KoaMiddleware = (ctx, next) => {
     (ctx as WithLimits)[RUNTIME] = runtime;
     return next();
   };
@@ -114,7 +114,7 @@ export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logge
  * hour or day), several joined by `;` (`'10/minute;100/hour'`). A malformed spec throws here,
  * at definition time. Requests are counted per client (see `LimitOptions.key`) per route.
  */
-export function limit(spec: string, options: LimitOptions = {}): Koa.Middleware {
+export function limit(spec: string, options: LimitOptions = {}): KoaMiddleware {
   const policy = policyOf(parseLimits(spec, `limit("${spec}")`));
   const key = options.key;
   const middleware: Marked = async (ctx, next) => {
@@ -128,7 +128,7 @@ export function limit(spec: string, options: LimitOptions = {}): Koa.Middleware 
 }
 
 /** Exempt a route from `RATELIMIT_DEFAULT`: `router.get('/health', exempt(), handler)`. */
-export function exempt(): Koa.Middleware {
+export function exempt(): KoaMiddleware {
   const middleware: Marked = (ctx, next) => {
     runtimeOf(ctx, 'exempt()');
     (ctx as WithLimits)[DECIDED] = true;
@@ -142,7 +142,7 @@ export function exempt(): Koa.Middleware {
  * Route-level middleware applying `RATELIMIT_DEFAULT` unless a `limit()` or `exempt()` already
  * ran for this request. `withDefaultLimit` puts it in front of unmarked routes.
  */
-export const applyDefaultLimit: Koa.Middleware = (ctx, next) => {
+export const applyDefaultLimit: KoaMiddleware = (ctx, next) => {
   const runtime = runtimeOf(ctx, 'applyDefaultLimit');
   const defaults = runtime.defaults;
   // Synchronous when there is nothing to count: this sits in front of most routes.
@@ -160,11 +160,11 @@ export function rateLimitMark(handler: unknown): RateLimitMark | undefined {
  * The handler list of a route being defined, with `applyDefaultLimit` in front when none of
  * the handlers is a `limit()` or `exempt()`. The kernel's routers call this for every route.
  */
-export function withDefaultLimit<H>(handlers: readonly H[]): Array<H | Koa.Middleware> {
+export function withDefaultLimit<H>(handlers: readonly H[]): Array<H | KoaMiddleware> {
   return handlers.some((h) => rateLimitMark(h) !== undefined) ? [...handlers] : [applyDefaultLimit, ...handlers];
 }
 
-function runtimeOf(ctx: Koa.Context, who: string): Runtime {
+function runtimeOf(ctx: KoaContext, who: string): Runtime {
   const state = (ctx as WithLimits)[RUNTIME];
   if (!state) {
     throw new FrameworkException(
@@ -176,8 +176,8 @@ function runtimeOf(ctx: Koa.Context, who: string): Runtime {
 }
 
 /** `GET /users/:id` — the matched route pattern (HEAD counted with GET), or `*` outside a router. */
-function routeIdentity(ctx: Koa.Context): string {
-  const route = (ctx as Koa.Context & { _matchedRoute?: string | RegExp })._matchedRoute;
+function routeIdentity(ctx: KoaContext): string {
+  const route = (ctx as KoaContext & { _matchedRoute?: string | RegExp })._matchedRoute;
   const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
   return route === undefined ? '*' : `${method} ${String(route)}`;
 }
@@ -189,7 +189,7 @@ interface Outcome {
   readonly allowed: boolean;
 }
 
-async function enforce(ctx: Koa.Context, runtime: Runtime, policy: Policy, scope: 'route' | 'default', key: LimitOptions['key']): Promise<void> {
+async function enforce(ctx: KoaContext, runtime: Runtime, policy: Policy, scope: 'route' | 'default', key: LimitOptions['key']): Promise<void> {
   const who = key ? key(ctx) : clientAddress(ctx, runtime.config);
   const id = `${scope}:${routeIdentity(ctx)}:${who}`;
   const store = runtime.store;
@@ -236,7 +236,7 @@ function unavailable(store: LimitStore, reason: unknown): HttpError {
 }
 
 /** Throws the 429 for `outcomes` (some refused), with the headers of the most restrictive limit. */
-function refuse(ctx: Koa.Context, policy: Policy, outcomes: readonly Outcome[]): never {
+function refuse(ctx: KoaContext, policy: Policy, outcomes: readonly Outcome[]): never {
   const refused = outcomes.filter((o) => !o.allowed);
   const wait = Math.max(...refused.map((o) => seconds(o.res.msBeforeNext)));
   const worst = refused.find((o) => seconds(o.res.msBeforeNext) === wait) ?? refused[0]!;
@@ -270,7 +270,7 @@ function headersOf(policy: Policy, limit: RateLimit, res: RateLimiterRes): Recor
   };
 }
 
-function setHeaders(ctx: Koa.Context, policy: Policy, limit: RateLimit, res: RateLimiterRes): void {
+function setHeaders(ctx: KoaContext, policy: Policy, limit: RateLimit, res: RateLimiterRes): void {
   const out = ctx.res;
   out.setHeader('RateLimit-Limit', String(limit.points));
   out.setHeader('RateLimit-Remaining', String(res.remainingPoints));

@@ -1,7 +1,7 @@
 /**
  * `@fw/kernel/logging`: the request log (`FW_LOG_REQUESTS`: one line per request and
  * `X-Request-Id`) and the plugin that installs it. The logger itself (`Logger`, `createLogger`,
- * pino) is the core's. See docs/logging.md.
+ * pino) is the core's. See `@fw/kernel/docs/logging.md`.
  */
 import type { Plugin } from '../core/plugin.js';
 import { requestLog } from './requests.js';

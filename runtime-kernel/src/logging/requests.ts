@@ -39,11 +39,17 @@ const LIVE_RELOAD_PATHS = '/fluid/dev/';
 
 /** The config keys the request log reads. */
 export interface RequestLogConfig {
+  /** Development mode: live reload's requests (`/fluid/dev/*`) are not logged. */
   DEBUG: boolean;
+  /** With `PROXY_TRUSTED_HOSTS`: keep the `X-Request-Id` a trusted proxy sent instead of making one. */
   PROXY_FIX: boolean;
+  /** The proxies (addresses, CIDR ranges) whose `X-Request-Id` is kept. */
   PROXY_TRUSTED_HOSTS: string[];
+  /** Whether the health routes exist; when they do, their probes are not logged. */
   HEALTH_ENABLED: boolean;
+  /** Path of the liveness route (not logged). */
   HEALTH_LIVE_PATH: string;
+  /** Path of the readiness route (not logged). */
   HEALTH_READY_PATH: string;
 }
 
@@ -76,7 +82,7 @@ export function requestLog(config: RequestLogConfig, logger: Logger): ArrivalHoo
     if (typeof status === 'number' && status >= 500) logger.warn(line, { requestId: pending.id, ms });
     else logger.info(line, { requestId: pending.id, ms });
   }
-  // Probes come every few seconds and say nothing a log reader wants: docs/logging.md.
+  // Probes come every few seconds and say nothing a log reader wants: `@fw/kernel/docs/logging.md`.
   const probes = config.HEALTH_ENABLED ? new Set([config.HEALTH_LIVE_PATH, config.HEALTH_READY_PATH]) : undefined;
   const debug = config.DEBUG;
   return (ctx) => {

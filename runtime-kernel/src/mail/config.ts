@@ -45,15 +45,23 @@ export type MailSecurity = 'tls' | 'starttls' | 'plain';
 export interface MailSettings {
   /** `smtp` when `MAIL_SERVER` is set, `outbox` otherwise. */
   readonly mode: 'smtp' | 'outbox';
+  /** SMTP host (`MAIL_SERVER`); `undefined` in outbox mode. */
   readonly server: string | undefined;
+  /** SMTP port (`MAIL_PORT`, default 587). */
   readonly port: number;
+  /** `tls` (`MAIL_USE_TLS`), `starttls` (`MAIL_USE_STARTTLS`, the default) or `plain`. */
   readonly security: MailSecurity;
+  /** SMTP login user (`MAIL_USERNAME`); no login when unset. */
   readonly username: string | undefined;
+  /** SMTP login password (`MAIL_PASSWORD`). */
   readonly password: string | undefined;
+  /** From address of a message that names none (`MAIL_DEFAULT_SENDER`). */
   readonly defaultSender: string | undefined;
   /** Absolute outbox folder. */
   readonly outboxDir: string;
+  /** PEM certificate(s) trusted for the SMTP server (`MAIL_TLS_CA`). */
   readonly tlsCa: string | undefined;
+  /** Refuse a server certificate that does not verify (`MAIL_TLS_REJECT_UNAUTHORIZED`, default true). */
   readonly tlsRejectUnauthorized: boolean;
   /** `host:port`, for messages. */
   readonly address: string;

@@ -9,7 +9,7 @@ import { Mailer } from './mailer.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** The app's mailer, made on first use from the `MAIL_*` keys (docs/mail.md). */
+    /** The app's mailer, made on first use from the `MAIL_*` keys (`@fw/kernel/docs/mail.md`). */
     readonly mail: Mailer;
   }
 }

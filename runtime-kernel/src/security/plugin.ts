@@ -8,7 +8,7 @@
  * gets the short list: `HeaderPolicy.inert`), the CSP nonce it used and the route's overrides,
  * after the error handler and the processors had their say. A header the app set itself on the
  * response is left as it is; a route changes fw's with `securityHeaders()` or
- * `overrideSecurityHeaders()` (docs/security.md).
+ * `overrideSecurityHeaders()` (`@fw/kernel/docs/security.md`).
  */
 import { ServerResponse } from 'node:http';
 import type { Config } from '@fw/schemas';

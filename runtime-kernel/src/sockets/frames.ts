@@ -29,13 +29,17 @@ export type AnswerFrame = { id?: FrameId; ok: true; data?: unknown } | { id?: Fr
 
 /** A pushed event. */
 export interface EventFrame {
+  /** The event name, e.g. `user.created`. */
   event: string;
+  /** The event's payload (JSON). */
   data: unknown;
 }
 
 /** A frame that could not be read: the error answer to send (with the id when one was readable). */
 export class FrameError extends Error {
+  /** Always `'FrameError'`. */
   override name = 'FrameError';
+  /** The id of the frame that failed, when it could be read; the error answer carries it. */
   readonly id: FrameId | undefined;
   constructor(message: string, id?: FrameId) {
     super(message);

@@ -2,7 +2,7 @@
  * `@fw/kernel/sockets`: the plugin serving the app's websocket routes (`fluid.sockets`, upgrade
  * hooks, guards), the connection context (`currentContext()`) and the events socket
  * (`SocketManager`, `/ws/events`). The route table itself (`fluid.ws`, `WsRouter`) is the core's.
- * See docs/sockets.md.
+ * See `@fw/kernel/docs/sockets.md`.
  */
 export { sockets, Sockets } from './sockets.js';
 export { currentContext, requireContext, runWithContext, SocketContext } from './context.js';

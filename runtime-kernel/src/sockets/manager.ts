@@ -32,7 +32,9 @@ export type QueryEntry = QueryHandler | ({ handler: QueryHandler } & QueryOption
 
 /** What the manager needs from the app. */
 export interface SocketManagerApp {
+  /** Where failed requests and queries, and slow clients, are logged. */
   readonly logger: Logger;
+  /** `WS_MAX_BUFFERED_BYTES`: past this many bytes waiting to be sent, a socket misses pushed events until it catches up. */
   readonly config: { readonly WS_MAX_BUFFERED_BYTES: number };
 }
 

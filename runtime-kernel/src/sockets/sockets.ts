@@ -24,7 +24,7 @@ import { acceptUpgrade, type UpgradeHook } from './upgrade.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
-    /** Websockets: upgrade hooks and the events socket at `/ws/events` (docs/sockets.md). */
+    /** Websockets: upgrade hooks and the events socket at `/ws/events` (`@fw/kernel/docs/sockets.md`). */
     readonly sockets: Sockets;
   }
 }

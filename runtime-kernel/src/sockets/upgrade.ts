@@ -20,13 +20,21 @@ export type UpgradeHook = (ctx: FluidContext) => unknown;
 
 /** What `acceptUpgrade` works with. */
 export interface AcceptOptions {
+  /** The `ws` server that completes the handshake. */
   wss: WebSocketServer;
+  /** The upgrade request. */
   req: IncomingMessage;
+  /** The request's network socket. */
   socket: Duplex;
+  /** The first bytes of the upgraded stream (Node's `upgrade` event gives them). */
   head: Buffer;
+  /** The socket route the request matched, with its guards. */
   match: WsMatch;
+  /** The Koa context made for the upgrade request; hooks, guards and the handler run in it. */
   ctx: FluidContext;
+  /** The app's upgrade hooks, run before the guards. */
   hooks: readonly UpgradeHook[];
+  /** Where failed upgrades, socket errors and failing handlers are logged. */
   logger: Logger;
 }
 

@@ -3,6 +3,7 @@ import { HttpError } from '../core/errors.js';
 
 /** A bearer token was malformed, unsigned, expired, signed by an unknown key, or named a bad `sub`. */
 export class InvalidTokenError extends HttpError {
+  /** Always `'InvalidTokenError'`. */
   override name = 'InvalidTokenError';
   constructor(reason: string, options: { cause?: unknown } = {}) {
     super(401, `Invalid token: ${reason}`, {

@@ -62,7 +62,9 @@ export type HmacKey = webcrypto.CryptoKey;
 
 /** A signing key ready to use. */
 export interface SigningKey {
+  /** The key's id: 32 hex digits, sent in the token header. */
   readonly kid: string;
+  /** The HMAC-SHA-256 key, derived from the cached material and `SECRET_KEY`. */
   readonly key: HmacKey;
   /** Epoch ms after which this key no longer signs. */
   readonly signsUntil: number;
@@ -78,6 +80,7 @@ interface KnownKey {
 
 /** The app's signing keys, in the cache. */
 export class KeyRing {
+  /** The longest lifetime a token may have, in seconds (from the options); a key signs for at most this long. */
   readonly maxTokenSeconds: number;
   readonly #cacheOf: () => Cache;
   readonly #secret: string;

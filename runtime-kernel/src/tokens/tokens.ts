@@ -19,8 +19,9 @@ export interface TokenClaims {
   readonly sub: string;
   /** What the token allows, e.g. `['posts:write']`. */
   readonly grants: readonly string[];
-  /** Issued at / expires at, epoch seconds. */
+  /** Issued at, epoch seconds. */
   readonly iat: number;
+  /** Expires at, epoch seconds. */
   readonly exp: number;
   /** The signing key's id. */
   readonly kid: string;
@@ -28,6 +29,7 @@ export interface TokenClaims {
 
 /** Options of `new TokenService()`. */
 export interface TokenServiceOptions {
+  /** The signing keys (rotated, shared through the cache). */
   keys: KeyRing;
   /** Whether a `sub` is a valid principal id of the app. */
   isPrincipalId: (id: string) => boolean;
@@ -37,6 +39,7 @@ const GRANT = /^[A-Za-z0-9_.:*-]{1,100}$/;
 
 /** Mints and verifies bearer tokens. */
 export class TokenService {
+  /** The signing keys this service signs and verifies with. */
   readonly keys: KeyRing;
   readonly #isPrincipalId: (id: string) => boolean;
 

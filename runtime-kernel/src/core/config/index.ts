@@ -7,7 +7,7 @@
  * contents, its trailing newline trimmed. Everything is validated by `@fw/schemas`, so a key fw
  * does not know (`CACHE_TIPE`) is an error naming the file, its line and the key it resembles.
  * `DATABASE_URL` and `REDIS_URL` of the process environment and of `.env` are read as that layer's
- * URL of the main bind and its `CACHE_REDIS_URL` (docs/config.md), under fw's own keys there;
+ * URL of the main bind and its `CACHE_REDIS_URL` (`@fw/kernel/docs/config.md`), under fw's own keys there;
  * `DATABASE_URL_FILE` and `REDIS_URL_FILE` (Docker and Kubernetes secrets) give them as a file.
  */
 import { existsSync } from 'node:fs';
@@ -98,14 +98,16 @@ export interface LoadedConfig {
 
 /** A line about the config for the startup log. */
 export interface ConfigNotice {
+  /** The log level the line is written at. */
   readonly level: 'info' | 'warn';
+  /** The line itself. */
   readonly message: string;
 }
 
 /** The dotenv file of a project, read at every boot (when it exists) as the layer under the environment. */
 export const DOTENV_FILE = '.env';
 
-/** The defaults `FW_ENV=development` changes (docs/dev.md). */
+/** The defaults `FW_ENV=development` changes (`@fw/kernel/docs/dev.md`). */
 const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true } };
 
 /** Loads and validates the runtime config of an app. Throws `ConfigError` naming key and file. */
@@ -332,7 +334,7 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, wanted: Read
 
 
 /**
- * `DATABASE_URL` and `REDIS_URL`: read from the environment and `.env` (docs/config.md), never
+ * `DATABASE_URL` and `REDIS_URL`: read from the environment and `.env` (`@fw/kernel/docs/config.md`), never
  * config keys there; each also as `X_FILE`.
  */
 const URL_VARIABLES = ['DATABASE_URL', 'REDIS_URL'] as const;

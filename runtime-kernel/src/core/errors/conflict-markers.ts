@@ -8,7 +8,9 @@ import { FrameworkException } from '../errors.js';
 
 /** Where the first marker is: its 1-based line and the marker itself. */
 export interface ConflictMarker {
+  /** The 1-based line number. */
   line: number;
+  /** The marker's seven characters, e.g. `<<<<<<<`. */
   marker: string;
 }
 
@@ -28,6 +30,7 @@ export function findConflictMarker(text: string): ConflictMarker | undefined {
 
 /** A file holds unresolved merge conflict markers; `file` and `line` say where the first is. */
 export class ConflictMarkerError extends FrameworkException {
+  /** Always `'ConflictMarkerError'`. */
   override name = 'ConflictMarkerError';
   /** The file (absolute path). */
   readonly file: string;

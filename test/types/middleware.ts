@@ -1,0 +1,83 @@
+/**
+ * Type test, checked by `npx tsc -p test --noEmit` (strict): the middleware `@fw/kernel` hands out
+ * (`limit()`, `exempt()`, `serveStatic()`, the auth guards, `csrfMiddleware()`,
+ * `sessionMiddleware()`, `serveVendor()`, `assetCatch()`) is a `KoaMiddleware`, which a fluid route,
+ * `fluid.use`, a plain `@koa/router` Router, Koa's `app.use` and a `Koa.Middleware[]` all accept,
+ * and whose `ctx` is Koa's context, not `any`. Each `@ts-expect-error` line is a mistake tsc must
+ * still report. Nothing here runs.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { FluidContext, FluidMiddleware, Fluid, KoaContext, KoaMiddleware } from '@fw/kernel';
+import { csrfMiddleware, EmailVerifiedGate, requireRole, requireUser, sessionMiddleware, type Auth, type Guard } from '@fw/kernel/auth';
+import { serveStatic } from '@fw/kernel/core';
+import { assetCatch, serveVendor } from '@fw/kernel/frontend';
+import { createRateLimiter, exempt, limit } from '@fw/kernel/limits';
+
+declare const fluid: Fluid;
+declare const auth: Auth;
+
+const portable: KoaMiddleware[] = [
+  limit('5/minute'),
+  limit('5/minute', { key: (ctx) => ctx.get('X-Api-Key') }),
+  exempt(),
+  serveStatic('/files', 'uploads'),
+  requireUser,
+  EmailVerifiedGate,
+  requireRole('editor'),
+  csrfMiddleware(auth),
+  sessionMiddleware(auth),
+  serveVendor(),
+  assetCatch('.', new Set<string>()),
+  createRateLimiter({ config: { CACHE_TYPE: 'memory', PROXY_FIX: false, PROXY_TRUSTED_HOSTS: [] }, logger: fluid.logger }).middleware,
+];
+
+// A fluid app: routes (before the handler, whose ctx stays a FluidContext) and app middleware.
+fluid.app.get('report', '/report', requireUser, limit('10/minute'), (ctx) => ctx.clientAddress);
+fluid.api.post('upload', '/upload', requireRole('editor'), exempt(), (ctx) => ({ by: ctx.state['user'] }));
+fluid.app.use(limit('100/minute'));
+fluid.use(serveStatic('/files', 'uploads'));
+const inFluid: FluidMiddleware = async (ctx, next) => {
+  await requireUser(ctx, next);
+  await limit('1/second')(ctx, next);
+};
+fluid.use(inFluid);
+
+// A plain @koa/router Router and a plain Koa app.
+const router = new Router();
+router.get('/report', requireUser, limit('10/minute'), (ctx) => {
+  ctx.body = { id: ctx.params['id'] };
+});
+router.post('/upload', exempt(), csrfMiddleware(auth), (ctx) => {
+  ctx.status = 204;
+});
+router.use(limit('100/minute'), ...portable);
+const stated = new Router<{ user: string }>();
+stated.get('/me', requireUser, limit('1/second'), (ctx) => {
+  ctx.body = ctx.state.user.toUpperCase();
+});
+const koa = new Koa();
+koa.use(serveStatic('/files', 'uploads')).use(limit('100/minute')).use(requireUser);
+koa.use(router.routes());
+const plain: Koa.Middleware[] = [...portable, requireUser, limit('1/second')];
+koa.use(async (ctx, next) => {
+  await requireUser(ctx, next);
+  await serveStatic('/files', 'uploads')(ctx, next);
+});
+
+// The ctx these functions take is Koa's, typed: no `any` to hide a mistake.
+const seen = (ctx: KoaContext): string => `${ctx.method} ${ctx.path} ${ctx.get('Host')}`;
+// @ts-expect-error ctx.state is `unknown` to a limit's key: narrow it first
+limit('5/minute', { key: (ctx) => ctx.state.user.id });
+// @ts-expect-error KoaContext has no fluid fields: a key function cannot assume a fw app
+limit('5/minute', { key: (ctx) => ctx.clientAddress });
+// @ts-expect-error middleware that needs a FluidContext is not portable
+const fluidOnly: KoaMiddleware = (ctx: FluidContext, next) => next();
+// @ts-expect-error a guard's check needs the request of a fw app, not any Koa context
+const checked = (ctx: Koa.Context) => requireUser.check(ctx);
+// @ts-expect-error a middleware is called with a context
+void requireUser('ctx', async () => undefined);
+// @ts-expect-error a Guard is made by guard(), not by any function
+const notAGuard: Guard = async (_ctx: KoaContext, next: () => Promise<unknown>) => next();
+
+export { checked, fluidOnly, notAGuard, plain, seen, stated };
