@@ -120,12 +120,6 @@ test('@fw/kernel ships no raw Tailwind stylesheet: FW_TAILWIND never writes into
   expect(packedFiles('runtime-kernel').filter((f) => /(^|\/)(tailwind_raw|tailwind_no_themes)\.css$/.test(f))).toEqual([]);
 });
 
-/**
- * The i18n module's comments still name its page the repository's way (`docs/i18n.md`, not
- * `` `@fw/kernel/docs/i18n.md` ``): `file mention` entries its owner removes when rewording them.
- */
-const I18N_BARE_DOC_MENTIONS: readonly string[] = ['dist/i18n/index.d.ts docs/i18n.md', 'dist/i18n/i18n.d.ts docs/i18n.md', 'dist/i18n/store.d.ts docs/i18n.md'];
-
 test('@fw/kernel ships every documentation page its published .d.ts mention (@fw/kernel/docs/<page>.md) and every page those link to', async () => {
   const unpacked = await mkdtemp(path.join(registry().dir, 'kernel-docs-'));
   try {
@@ -141,7 +135,7 @@ test('@fw/kernel ships every documentation page its published .d.ts mention (@fw
     }
     // The pages the JSDoc of limit(), the plugins and the subpath modules send a user to.
     expect([...mentioned.keys()]).toEqual(expect.arrayContaining(['rate-limits.md', 'security.md', 'auth.md', 'kernel.md', 'deployment.md']));
-    expect([...new Set(bare)].filter((m) => !I18N_BARE_DOC_MENTIONS.includes(m)), 'mentions a user cannot follow: write `@fw/kernel/docs/<page>.md`, in backticks (a bare @fw starts a JSDoc tag)').toEqual([]);
+    expect([...new Set(bare)], 'mentions a user cannot follow: write `@fw/kernel/docs/<page>.md`, in backticks (a bare @fw starts a JSDoc tag)').toEqual([]);
     for (const [page, file] of mentioned) expect(existsSync(path.join(unpacked, 'docs', page)), `${file} mentions ${page}`).toBe(true);
     // A link from a shipped page to another page leads to a shipped page too.
     const shipped = readdirSync(path.join(unpacked, 'docs'));

@@ -54,7 +54,7 @@ declare module '../core/context.js' {
   interface FluidContextExtensions {
     /**
      * The negotiated locale, a BCP 47 tag (`?lang=`, `lang` cookie, `Accept-Language`, else
-     * `I18N_DEFAULT_LOCALE`; always a supported one): see docs/i18n.md. Typed as the app's
+     * `I18N_DEFAULT_LOCALE`; always a supported one): see `@fw/kernel/docs/i18n.md`. Typed as the app's
      * `Locales` when its typed translation modules are generated (`FluidLocales`).
      */
     readonly locale: FluidLocale;

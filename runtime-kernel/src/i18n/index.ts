@@ -2,7 +2,7 @@
  * `@fw/kernel/i18n`: translations. PO catalogs per domain (framework, app, each Additive),
  * `MergedTranslations` with the gettext and findtext families, locale negotiation,
  * database-backed keys, template helpers, the `/ws/i18n` socket, and the plugin that gives the
- * app `fluid.i18n` and `ctx.locale`/`ctx.i18n`. See docs/i18n.md.
+ * app `fluid.i18n` and `ctx.locale`/`ctx.i18n`. See `@fw/kernel/docs/i18n.md`.
  */
 export { i18n, I18n, KERNEL_LOCALES_DIR, localeChain, type FluidLocale, type FluidLocales, type TranslationDomain } from './i18n.js';
 export { MergedTranslations, countVars, type TranslationLayer } from './merged.js';

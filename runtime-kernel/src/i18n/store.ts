@@ -43,7 +43,7 @@ interface Row {
  * Reads translations from a table of the `I18N_DATABASE_BIND` bind through its PrismaClient
  * (`db.bind(fluid.config.I18N_DATABASE_BIND)`). The table has the columns `locale`, `context`
  * (`''` for none), `msgid`, `form` (plural form index, 0 for singular) and `msgstr`; see
- * docs/i18n.md for the Prisma model.
+ * `@fw/kernel/docs/i18n.md` for the Prisma model.
  */
 export class PrismaTranslationStore implements TranslationStore {
   readonly #client: RawQueryClient;
