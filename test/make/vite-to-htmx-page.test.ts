@@ -8,76 +8,48 @@
  * `node_modules/` is left. The project's own `npm run dev`, `/about` in Chromium.
  * Under the checkout's `.tmp/`, so the app's packages resolve from its node_modules.
  */
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
-import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, watchProblems } from "../support/browser.js";
-import {
-  cleanupDevProjects,
-  devProject,
-  DevRun,
-  FW_BIN,
-  requireBuild,
-} from "../dev/helpers.js";
-import { ok } from "./helpers.js";
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, watchProblems } from '../support/browser.js';
+import { cleanupDevProjects, devProject, DevRun, FW_BIN, requireBuild } from '../dev/helpers.js';
+import { ok } from './helpers.js';
 
-let root = "";
+let root = '';
 let browser: BrowserContext;
-let generated = "";
+let generated = '';
 
 /** The environment of the project's scripts: this one without the outer vitest's own variables. */
 function projectEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([key]) =>
-        !key.startsWith("VITEST") && key !== "NODE_ENV" && key !== "FW_ENV",
-    ),
-  );
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'FW_ENV'));
 }
 
-const MINE = "\n/* Mine. */\nh1 {\n  color: rgb(1, 2, 3);\n}\n";
+const MINE = '\n/* Mine. */\nh1 {\n  color: rgb(1, 2, 3);\n}\n';
 
 beforeAll(async () => {
   requireBuild();
   const parent = devProject({});
-  await ok(parent, "create", "project", "app", "--yes", "--framework", "react");
-  root = path.join(parent, "app");
+  await ok(parent, 'create', 'project', 'app', '--yes', '--framework', 'react');
+  root = path.join(parent, 'app');
   // The project's own `fw` (npm links node_modules/.bin/fw to @fw/cli): this checkout's build.
-  await mkdir(path.join(root, "node_modules/.bin"), { recursive: true });
-  await writeFile(
-    path.join(root, "node_modules/.bin/fw"),
-    `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`,
-    { mode: 0o755 },
-  );
-  await ok(root, "make", "page", "about");
-  const about = await readFile(
-    path.join(root, "fluid/templates/about.html"),
-    "utf8",
-  );
-  expect(about).toContain(
-    `<nav><a href="{{url_for 'frontend.index'}}">Home</a></nav>`,
-  );
+  await mkdir(path.join(root, 'node_modules/.bin'), { recursive: true });
+  await writeFile(path.join(root, 'node_modules/.bin/fw'), `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`, { mode: 0o755 });
+  await ok(root, 'make', 'page', 'about');
+  const about = await readFile(path.join(root, 'fluid/templates/about.html'), 'utf8');
+  expect(about).toContain(`<nav><a href="{{url_for 'frontend.index'}}">Home</a></nav>`);
   expect(about).toContain('href="/frontend/favicon.svg"');
   // Your edit of the stylesheet, and what an install of the workspace leaves in it.
-  await writeFile(
-    path.join(root, "fluid/static/app.css"),
-    (await readFile(path.join(root, "fluid/static/app.css"), "utf8")) + MINE,
-  );
-  await mkdir(path.join(root, "fluid/frontend/node_modules/typescript"), {
+  await writeFile(path.join(root, 'fluid/static/app.css'), (await readFile(path.join(root, 'fluid/static/app.css'), 'utf8')) + MINE);
+  await mkdir(path.join(root, 'fluid/frontend/node_modules/typescript'), {
     recursive: true,
   });
   // The switch: the main app's frontend becomes htmx.
-  const config = JSON.parse(
-    await readFile(path.join(root, "fw.json"), "utf8"),
-  ) as { config: Record<string, unknown> };
-  config.config.APP_FRONTEND = { type: "htmx" };
-  await writeFile(
-    path.join(root, "fw.json"),
-    JSON.stringify(config, null, 2) + "\n",
-  );
-  generated = await ok(root, "generate", "--no-install");
+  const config = JSON.parse(await readFile(path.join(root, 'fw.json'), 'utf8')) as { config: Record<string, unknown> };
+  config.config.APP_FRONTEND = { type: 'htmx' };
+  await writeFile(path.join(root, 'fw.json'), JSON.stringify(config, null, 2) + '\n');
+  generated = await ok(root, 'generate', '--no-install');
   browser = await launchBrowser();
 }, 180_000);
 
@@ -86,72 +58,55 @@ afterAll(async () => {
   cleanupDevProjects();
 });
 
-describe("fw generate after switching a Vite app serving / to htmx", () => {
-  it("relinks the page fw make wrote, keeps your app.css edit, and leaves no workspace file (naming its node_modules)", async () => {
-    const about = await readFile(
-      path.join(root, "fluid/templates/about.html"),
-      "utf8",
-    );
+describe('fw generate after switching a Vite app serving / to htmx', () => {
+  it('relinks the page fw make wrote, keeps your app.css edit, and leaves no workspace file (naming its node_modules)', async () => {
+    const about = await readFile(path.join(root, 'fluid/templates/about.html'), 'utf8');
     expect(about).toContain(`<nav><a href="{{url_for 'home'}}">Home</a></nav>`);
-    expect(about).toContain(
-      `<link rel="icon" type="image/svg+xml" href="{{static 'favicon.svg'}}" />`,
-    );
-    expect(about).toContain(
-      `<link rel="stylesheet" href="{{static 'app.css'}}" />`,
-    );
+    expect(about).toContain(`<link rel="icon" type="image/svg+xml" href="{{static 'favicon.svg'}}" />`);
+    expect(about).toContain(`<link rel="stylesheet" href="{{static 'app.css'}}" />`);
     expect(about).not.toMatch(/frontend\.index|\/frontend\//);
-    expect(generated).toMatch(
-      /update +fluid\/templates\/about\.html +\(its links to the Vite surface/,
-    );
+    expect(generated).toMatch(/update +fluid\/templates\/about\.html +\(its links to the Vite surface/);
 
-    const css = await readFile(path.join(root, "fluid/static/app.css"), "utf8");
-    expect(css).toContain("font-family: system-ui, sans-serif;");
+    const css = await readFile(path.join(root, 'fluid/static/app.css'), 'utf8');
+    expect(css).toContain('font-family: system-ui, sans-serif;');
     expect(css).toContain(MINE.trim());
 
-    expect(await readdir(path.join(root, "fluid/frontend"))).toEqual([
-      "node_modules",
-    ]);
-    expect(existsSync(path.join(root, "vite.config.js"))).toBe(false);
-    expect(generated).toContain(
-      "note: fluid/frontend/node_modules/ is left (the installed packages of the Vite workspace the app no longer has): delete it",
-    );
+    expect(await readdir(path.join(root, 'fluid/frontend'))).toEqual(['node_modules']);
+    expect(existsSync(path.join(root, 'vite.config.js'))).toBe(false);
+    expect(generated).toContain('note: fluid/frontend/node_modules/ is left (the installed packages of the Vite workspace the app no longer has): delete it');
 
     // A second run has nothing more to relink.
-    const again = await ok(root, "generate", "--no-install", "--dry-run");
-    expect(again).not.toContain("about.html");
+    const again = await ok(root, 'generate', '--no-install', '--dry-run');
+    expect(again).not.toContain('about.html');
   });
 
-  it("npm run dev: /about is styled in Chromium, its icon and link home answer, no failed request or console error", async () => {
-    const dev = await DevRun.npm(root, "dev", projectEnv());
+  it('npm run dev: /about is styled in Chromium, its icon and link home answer, no failed request or console error', async () => {
+    const dev = await DevRun.npm(root, 'dev', projectEnv());
     const page = await browser.newPage();
     const problems = watchProblems(page);
     try {
       await dev.waitForBoot();
       const res = await page.goto(`${dev.base}/about`, {
-        waitUntil: "networkidle",
+        waitUntil: 'networkidle',
       });
       expect(res?.status(), dev.output).toBe(200);
       const seen = await page.evaluate(() => {
         const body = getComputedStyle(document.body);
-        const h1 = document.querySelector("h1");
+        const h1 = document.querySelector('h1');
         return {
           font: body.fontFamily,
           maxWidth: body.maxWidth,
-          color: h1 ? getComputedStyle(h1).color : "no h1",
-          icon:
-            document.querySelector('link[rel="icon"]')?.getAttribute("href") ??
-            "no icon",
-          home:
-            document.querySelector("nav a")?.getAttribute("href") ??
-            "no link home",
+          color: h1 ? getComputedStyle(h1).color : 'no h1',
+          icon: document.querySelector('link[rel="icon"]')?.getAttribute('href') ?? 'no icon',
+          home: document.querySelector('nav a')?.getAttribute('href') ?? 'no link home',
         };
       });
       expect(seen).toEqual({
-        font: "system-ui, sans-serif",
-        maxWidth: "640px",
-        color: "rgb(1, 2, 3)",
-        icon: "/static/favicon.svg",
-        home: "/",
+        font: 'system-ui, sans-serif',
+        maxWidth: '640px',
+        color: 'rgb(1, 2, 3)',
+        icon: '/static/favicon.svg',
+        home: '/',
       });
       expect(problems, dev.output).toEqual([]);
       expect((await fetch(new URL(seen.icon, dev.base))).status).toBe(200);
