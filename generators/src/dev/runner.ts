@@ -142,11 +142,20 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
 
   // The generated Prisma clients' folders (read again with each batch: a schema may be new).
   let clients = prismaClientDirs(root);
-  /** Reads the client folders again; true when one is new (a schema's `output` moved, a new bind). */
+  /**
+   * Reads the client folders again; true when one is new (a schema's `output` moved, a new bind).
+   * A folder no schema generates any more that still holds a client is said once: whatever still
+   * imports it runs a client nothing regenerates (stale after the next migration).
+   */
   const rereadClients = (): boolean => {
     const before = clients;
     clients = prismaClientDirs(root);
-    return !clients.every((dir) => before.includes(dir));
+    const added = clients.filter((dir) => !before.includes(dir));
+    for (const old of before.filter((dir) => !clients.includes(dir) && existsSync(path.join(root, dir, 'client.ts')))) {
+      const now = added.length > 0 ? ` (the client is now generated into ${added.join(', ')})` : '';
+      io.stderr.write(`fw dev: ${old} is no longer any schema's output${now}: code that imports it gets a client nothing regenerates; import the new one, then delete ${old}\n`);
+    }
+    return added.length > 0;
   };
   /**
    * Generates the missing and stale clients ({@link ensureClients}), in turn with the restarts:
