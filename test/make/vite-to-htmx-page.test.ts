@@ -6,6 +6,10 @@
  * `fw generate` relinks the page to the htmx app's `home` route and `{{static 'favicon.svg'}}`,
  * keeps your edit of app.css, removes the workspace, and says that its installed
  * `node_modules/` is left. The project's own `npm run dev`, `/about` in Chromium.
+ *
+ * The other way (an htmx app's page, then a Vite surface serving `/`): the render deleted
+ * `fluid/static/app.css` and the icon the page links, and dropped its `home` route; the page is
+ * relinked to the Vite index and icon, and app.css, which the page still links, stays.
  * Under the checkout's `.tmp/`, so the app's packages resolve from its node_modules.
  */
 import { existsSync } from 'node:fs';
@@ -65,7 +69,7 @@ describe('fw generate after switching a Vite app serving / to htmx', () => {
     expect(about).toContain(`<link rel="icon" type="image/svg+xml" href="{{static 'favicon.svg'}}" />`);
     expect(about).toContain(`<link rel="stylesheet" href="{{static 'app.css'}}" />`);
     expect(about).not.toMatch(/frontend\.index|\/frontend\//);
-    expect(generated).toMatch(/update +fluid\/templates\/about\.html +\(its links to the Vite surface/);
+    expect(generated).toMatch(/update +fluid\/templates\/about\.html +\(its links follow APP_FRONTEND \(no Vite index at \/\)\)/);
 
     const css = await readFile(path.join(root, 'fluid/static/app.css'), 'utf8');
     expect(css).toContain('font-family: system-ui, sans-serif;');
@@ -116,4 +120,48 @@ describe('fw generate after switching a Vite app serving / to htmx', () => {
       await dev.stop();
     }
   }, 120_000);
+});
+
+describe('fw generate after switching an htmx app to a Vite surface serving /', () => {
+  it('relinks the page to the Vite index and icon and keeps the app.css it links: styled in Chromium under npm run dev', async () => {
+    const parent = devProject({});
+    await ok(parent, 'create', 'project', 'back', '--yes');
+    const back = path.join(parent, 'back');
+    await mkdir(path.join(back, 'node_modules/.bin'), { recursive: true });
+    await writeFile(path.join(back, 'node_modules/.bin/fw'), `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`, { mode: 0o755 });
+    await ok(back, 'make', 'page', 'about');
+    const config = JSON.parse(await readFile(path.join(back, 'fw.json'), 'utf8')) as { config?: Record<string, unknown> };
+    config.config = { ...config.config, APP_FRONTEND: { type: 'vite', framework: 'react' } };
+    await writeFile(path.join(back, 'fw.json'), JSON.stringify(config, null, 2) + '\n');
+    const out = await ok(back, 'generate', '--no-install');
+    expect(out).toMatch(/update +fluid\/templates\/about\.html +\(its links follow APP_FRONTEND \(a Vite surface serving \/\)\)/);
+    expect(out).not.toContain('fluid/static/app.css');
+    const about = await readFile(path.join(back, 'fluid/templates/about.html'), 'utf8');
+    expect(about).toContain(`<nav><a href="{{url_for 'frontend.index'}}">Home</a></nav>`);
+    expect(about).toContain('<link rel="icon" type="image/svg+xml" href="/frontend/favicon.svg" />');
+    expect(about).toContain(`<link rel="stylesheet" href="{{static 'app.css'}}" />`);
+    expect(existsSync(path.join(back, 'fluid/static/app.css'))).toBe(true);
+
+    const dev = await DevRun.npm(back, 'dev', projectEnv());
+    const page = await browser.newPage();
+    const problems = watchProblems(page);
+    try {
+      await dev.waitForBoot();
+      const res = await page.goto(`${dev.base}/about`, { waitUntil: 'networkidle' });
+      expect(res?.status(), dev.output).toBe(200);
+      const seen = await page.evaluate(() => ({
+        font: getComputedStyle(document.body).fontFamily,
+        maxWidth: getComputedStyle(document.body).maxWidth,
+        icon: document.querySelector('link[rel="icon"]')?.getAttribute('href') ?? 'no icon',
+        home: document.querySelector('nav a')?.getAttribute('href') ?? 'no link home',
+      }));
+      expect(seen).toEqual({ font: 'system-ui, sans-serif', maxWidth: '640px', icon: '/frontend/favicon.svg', home: '/' });
+      expect(problems, dev.output).toEqual([]);
+      expect((await fetch(new URL(seen.icon, dev.base))).status).toBe(200);
+      expect((await fetch(new URL(seen.home, dev.base))).status).toBe(200);
+    } finally {
+      await page.close();
+      await dev.stop();
+    }
+  }, 180_000);
 });
