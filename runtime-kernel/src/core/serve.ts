@@ -101,8 +101,9 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
  * a mistake in what it was given (a `ConfigError`: a bad config key, a missing `SECRET_KEY`, an
  * unreadable `X_FILE`, a bad command-line argument; a port in use or not allowed; a file the
  * kernel must write on a read-only file system; an optional package the config needs and the
- * install lacks, `MissingPackageError`; a generated Prisma client the build lacks) is one `error: <message>` line on stderr and exit
- * status 1, as under `fw run`, not a stack trace of the kernel's bundle. Anything else is thrown on, so Node prints its stack.
+ * install lacks, `MissingPackageError`; a generated Prisma client the build lacks) is one
+ * `error: <message>` line on stderr and exit status 1, as under `fw run`, not a stack trace of
+ * the kernel's bundle. Anything else is thrown on, so Node prints its stack.
  *
  * In a worker of `--workers N`, such an error goes to the primary instead of stderr, and the
  * primary prints it as its own one line (once, however many workers hit it) and exits 1.
