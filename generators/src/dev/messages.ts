@@ -73,6 +73,13 @@ export function addressOf(url: string): { host: string; port: number } | undefin
  */
 export const DEV_PARENT_ENV = 'FW_DEV_PARENT';
 
+/**
+ * Where {@link underDev} leaves its answer for the app's kernel (its live reload listens to
+ * `fw dev` only then): `globalThis[Symbol.for('fw.devParent')]` = `fw dev`'s process id, in this
+ * process only. The kernel's `DEV_PARENT_MARK` is the same registered symbol.
+ */
+const DEV_PARENT_MARK = Symbol.for('fw.devParent');
+
 let devParent: boolean | undefined;
 
 /**
@@ -85,6 +92,7 @@ export function underDev(): boolean {
     const parent = process.env[DEV_PARENT_ENV];
     delete process.env[DEV_PARENT_ENV];
     devParent = parent !== undefined && /^\d+$/.test(parent) && Number(parent) === process.ppid;
+    if (devParent) (globalThis as { [DEV_PARENT_MARK]?: number })[DEV_PARENT_MARK] = process.ppid;
   }
   return devParent && process.send !== undefined && process.connected;
 }

@@ -6,7 +6,8 @@
  *   so two apps never race for one port);
  * - a migration (`fw migrate dev`) restarts it once its Prisma client is regenerated: Prisma writes
  *   `migration.sql` first and the client after, so the restart waits up to {@link CLIENT_WAIT} for
- *   the client folder to change, then for it to be quiet ({@link CLIENT_SETTLE});
+ *   the client folder to change, then for it to be quiet ({@link CLIENT_SETTLE}); a migration that
+ *   came without its client (a git pull) has it generated first, missing or stale;
  * - a schema change (`prisma/<bind>/schema.prisma`) re-reads the client folders: a client whose
  *   `output` moved is watched there, and generated there when missing (which restarts the app);
  * - a template or static change is sent to the running child over the IPC channel: the kernel
@@ -40,8 +41,8 @@ export interface DevOptions {
 /**
  * How long a migration waits for the Prisma client to be regenerated before the app restarts
  * without it (ms): `fw migrate dev` runs `prisma generate` after `prisma migrate dev`. A migration
- * that comes without one (a git pull) restarts the app after this, and a client regenerated later
- * restarts it again.
+ * that comes without one (a git pull) restarts the app after this, once `fw dev` has generated the
+ * missing or stale client itself; a client regenerated later restarts it again.
  */
 export const CLIENT_WAIT = 5_000;
 /** How long the client folder must be quiet before the restart (ms): `prisma generate` writes many files. */
@@ -142,15 +143,25 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   // The generated Prisma clients' folders (read again with each batch: a schema may be new).
   let clients = prismaClientDirs(root);
   /**
-   * Reads the client folders again. When one is new (a schema's `output` moved), its client is
-   * generated there if it is missing (with `generate`), as before the first start: the files it
-   * writes then restart the app like any regenerated client. A migration's batch does not
-   * generate: `fw migrate dev` generates the client itself right after the migration.
+   * Reads the client folders again; true when one is new (a schema's `output` moved, a new bind).
+   * A folder no schema generates any more that still holds a client is said once: whatever still
+   * imports it runs a client nothing regenerates (stale after the next migration).
    */
-  const rereadClients = (generate: boolean): void => {
+  const rereadClients = (): boolean => {
     const before = clients;
     clients = prismaClientDirs(root);
-    if (!generate || clients.every((dir) => before.includes(dir))) return;
+    const added = clients.filter((dir) => !before.includes(dir));
+    for (const old of before.filter((dir) => !clients.includes(dir) && existsSync(path.join(root, dir, 'client.ts')))) {
+      const now = added.length > 0 ? ` (the client is now generated into ${added.join(', ')})` : '';
+      io.stderr.write(`fw dev: ${old} is no longer any schema's output${now}: code that imports it gets a client nothing regenerates; import the new one, then delete ${old}\n`);
+    }
+    return added.length > 0;
+  };
+  /**
+   * Generates the missing and stale clients ({@link ensureClients}), in turn with the restarts:
+   * the files it writes then restart the app like any regenerated client.
+   */
+  const generateClients = (): void => {
     cycle = cycle.then(async () => {
       if (stopping) return;
       try {
@@ -168,7 +179,12 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   const flush = (): void => {
     const batch = [...pending];
     pending.clear();
-    rereadClients(!batch.some(([, kind]) => kind === 'migration'));
+    // A client folder that is new (an `output` moved) is generated there when missing, as before
+    // the first start. A migration's batch has waited for its client: `fw migrate dev` has
+    // regenerated it by now, but a migration that came without one (a git pull or checkout,
+    // perhaps with the `output` moved too) would restart the app on a missing or stale client, so
+    // the clients are brought up to date first (nothing to do after `fw migrate dev`).
+    if (rereadClients() || batch.some(([, kind]) => kind === 'migration')) generateClients();
     // Named after a file that is still there when there is one (a migration before the client
     // files): a tool that writes a temporary file and renames it over the edited one (an editor's
     // atomic save) leaves an add and an unlink of a name fw does not know, and the change of the
@@ -192,7 +208,8 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     const rel = relPath(root, file);
     let kind = classifyChange(rel, false, clients);
     if (kind === 'migration') {
-      rereadClients(false);
+      // Its client folder may be new: the files written there next are then the client's.
+      rereadClients();
       kind = classifyChange(rel, false, clients);
     }
     if (kind === 'ignore' || kind === 'frontend') return;

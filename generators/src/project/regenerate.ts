@@ -18,6 +18,7 @@ import { renderParts } from './parts.js';
 import { APP_FILE, externalAdditives, reconcileRegistrations } from './registrations.js';
 import { renderProject } from './render.js';
 import { projectSpecs } from './specs.js';
+import { relinkMadePages } from './vite-pages.js';
 import { strandedImportNotes } from './stranded.js';
 
 /** Input of {@link renderWholeProject}. */
@@ -193,7 +194,8 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const gone = [...recorded].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
   const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
-  const notes = [...clashes, ...configNotes(config), ...(await strandedImportNotes(tree))];
+  const relinked = await relinkMadePages(tree, config.config.APP_FRONTEND);
+  const notes = [...clashes, ...configNotes(config), ...(await strandedImportNotes(tree)), ...relinked];
   const warnings = (migrate || authScaffold) && input.env ? await environmentWarnings(root, (await configuredBinds(loaded, root)).binds, input.env) : [];
   return { ...registrations, ...(notes.length > 0 ? { notes } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }

@@ -15,6 +15,8 @@
 import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { reportBackends } from './backends.js';
 import type { FluidApp } from './context.js';
 import { ConfigError, FrameworkException } from './errors.js';
@@ -100,8 +102,9 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
  * a mistake in what it was given (a `ConfigError`: a bad config key, a missing `SECRET_KEY`, an
  * unreadable `X_FILE`, a bad command-line argument; a port in use or not allowed; a file the
  * kernel must write on a read-only file system; an optional package the config needs and the
- * install lacks, `MissingPackageError`) is one `error: <message>` line on stderr and exit
- * status 1, as under `fw run`, not a stack trace of the kernel's bundle. Anything else is thrown on, so Node prints its stack.
+ * install lacks, `MissingPackageError`; a generated Prisma client the build lacks) is one
+ * `error: <message>` line on stderr and exit status 1, as under `fw run`, not a stack trace of
+ * the kernel's bundle. Anything else is thrown on, so Node prints its stack.
  *
  * In a worker of `--workers N`, such an error goes to the primary instead of stderr, and the
  * primary prints it as its own one line (once, however many workers hit it) and exits 1.
@@ -116,22 +119,46 @@ export function serveArgs(argv: readonly string[]): ServeOptions {
  * ```
  */
 export function startupFailed(err: unknown): never {
-  // fluid.listen() wraps the system error (`Cannot listen on 127.0.0.1:8000: EADDRINUSE`).
-  const code = err instanceof Error ? ((err.cause ?? err) as { code?: unknown }).code : undefined;
-  // A file the kernel had to write and the file system refused (a read-only deployment) is named
-  // by the kernel's own message, with the way out.
-  const refused = err instanceof FrameworkException && err.cause !== undefined && (code === 'EROFS' || code === 'EPERM');
-  if (err instanceof ConfigError || err instanceof MissingPackageError || err instanceof WorkerStartupError || refused || (err instanceof Error && (code === 'EADDRINUSE' || code === 'EACCES'))) {
+  const message = startupMistake(err);
+  if (message !== undefined) {
     // A worker (all of them hit the same port or config) leaves the one line to its primary.
     if (cluster.isWorker && process.send) {
       // Exits once the message is on its way: it would be lost if the process exited before.
-      process.send({ fw: 'startup-failed', message: err.message } satisfies StartupFailedMessage, () => process.exit(1));
+      process.send({ fw: 'startup-failed', message } satisfies StartupFailedMessage, () => process.exit(1));
       return undefined as never;
     }
-    process.stderr.write(`error: ${err.message}\n`);
+    process.stderr.write(`error: ${message}\n`);
     process.exit(1);
   }
   throw err;
+}
+
+/** The one line {@link startupFailed} prints for `err`, or `undefined` when its stack is wanted. */
+function startupMistake(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  // fluid.listen() wraps the system error (`Cannot listen on 127.0.0.1:8000: EADDRINUSE`).
+  const code = ((err.cause ?? err) as { code?: unknown }).code;
+  // A file the kernel had to write and the file system refused (a read-only deployment) is named
+  // by the kernel's own message, with the way out.
+  const refused = err instanceof FrameworkException && err.cause !== undefined && (code === 'EROFS' || code === 'EPERM');
+  if (err instanceof ConfigError || err instanceof MissingPackageError || err instanceof WorkerStartupError || refused || code === 'EADDRINUSE' || code === 'EACCES') {
+    return err.message;
+  }
+  return missingPrismaClient(err);
+}
+
+/**
+ * A deployment without the Prisma client the app imports (`dist/generated/prisma/<bind>/`, which
+ * `npm run build` generates and compiles: a build made before the bind existed, or a copy of
+ * `dist/` without it): what to do, instead of Node's resolver stack.
+ */
+function missingPrismaClient(err: Error): string | undefined {
+  if ((err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  const found = /Cannot find module '([^']+)' imported from (.+)$/m.exec(err.message);
+  if (!found || !/[\\/]generated[\\/]prisma[\\/]/.test(found[1]!)) return undefined;
+  const rel = (file: string): string => path.relative(process.cwd(), file.startsWith('file:') ? fileURLToPath(file) : file) || file;
+  const client = path.dirname(rel(found[1]!));
+  return `the Prisma client ${client} is missing (${rel(found[2]!.trim())} imports it): "npm run build" (fw build) generates it; build again, and deploy the whole dist/ folder`;
 }
 
 /** A worker of a cluster stopped before it was serving; its message is the worker's reason. */

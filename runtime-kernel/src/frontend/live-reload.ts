@@ -10,6 +10,8 @@
  * - `fw dev` watches the files and sends template and static changes over the IPC channel
  *   (`{ type: 'fw:changed', changes }`); with `FW_TAILWIND` on, Tailwind recompiles before the
  *   browsers hear about it, so a new class in a template is in the stylesheet the reload fetches.
+ *   Only the app `fw dev` runs listens ({@link underFwDev}): any other parent that forked the
+ *   process (a process manager, a test runner) has an IPC channel too, and is not heard.
  */
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
@@ -72,6 +74,24 @@ export interface LiveReload {
   close(): void;
 }
 
+/**
+ * The mark `fw run` leaves on `globalThis` in the app `fw dev` runs, and in no other process: the
+ * process id of that `fw dev` (which `fw run` read from `FW_DEV_PARENT` and took out of the
+ * environment, so nothing the app starts inherits it). A registered symbol, so the CLI sets it
+ * without importing the kernel.
+ */
+export const DEV_PARENT_MARK = Symbol.for('fw.devParent');
+
+/**
+ * True when this process is the app `fw dev` runs: `fw run` marked it ({@link DEV_PARENT_MARK})
+ * with the id of its parent, and the IPC channel to that parent is open. An IPC channel alone
+ * says nothing: any process started with `fork()` has one.
+ */
+export function underFwDev(): boolean {
+  const mark = (globalThis as { [DEV_PARENT_MARK]?: unknown })[DEV_PARENT_MARK];
+  return typeof mark === 'number' && mark === process.ppid && process.send !== undefined && process.connected;
+}
+
 /** True for the message `fw dev` sends. */
 export function isChangedMessage(value: unknown): value is ChangedMessage {
   const m = value as Partial<ChangedMessage> | null;
@@ -84,7 +104,10 @@ export function injectClient(html: string): string {
   return at >= 0 ? html.slice(0, at) + LIVE_RELOAD_TAG + '\n' + html.slice(at) : html + '\n' + LIVE_RELOAD_TAG;
 }
 
-/** Starts live reload for `fluid` and listens for `fw dev`'s change notices on the IPC channel. */
+/**
+ * Starts live reload for `fluid`; in the app `fw dev` runs ({@link underFwDev}), it listens for
+ * `fw dev`'s change notices on the IPC channel (a message from any other parent is not heard).
+ */
 export function startLiveReload(fluid: FluidCore): LiveReload {
   const bootId = randomUUID();
   // Each open event stream and its socket. On close the sockets are destroyed, not ended: an
@@ -160,7 +183,8 @@ export function startLiveReload(fluid: FluidCore): LiveReload {
   const onMessage = (message: unknown): void => {
     if (isChangedMessage(message)) void changed(message);
   };
-  process.on('message', onMessage);
+  const listening = underFwDev();
+  if (listening) process.on('message', onMessage);
 
   return {
     bootId,
@@ -170,7 +194,7 @@ export function startLiveReload(fluid: FluidCore): LiveReload {
     changed,
     close() {
       closed = true;
-      process.off('message', onMessage);
+      if (listening) process.off('message', onMessage);
       for (const [stream, socket] of clients) {
         stream.end();
         socket.destroy();
