@@ -3,7 +3,7 @@
  * `fw make test` finds routes registered in a module of the app's own (not only fluid/app.ts) and
  * follows a guard to its definition in any module; `fw make mail` says where its sender comes from;
  * `fw make route --help` lists no empty choice; the Additive's page has the viewport tag the app's
- * pages have; `fw make model` offers the binds of `DATABASE_BINDS_FILE`.
+ * pages have; `fw make model` offers the binds of `DATABASE_BINDS_FILE`, in its `--help` too.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -152,5 +152,10 @@ describe('fw make model', () => {
     expect(await read(root, 'prisma/audit/schema.prisma')).toMatch(/model Entry \{/);
     const wrong = await fw(root, 'make', 'model', 'Other', '--bind', 'nope');
     expect(wrong.error).toContain('--bind: expected one of main, audit; got "nope"');
+    // --help shows the file's binds and the default bind by name, as for binds given inline.
+    const help = await ok(root, 'make', 'model', '--help');
+    const line = help.split('\n').find((l) => l.trimStart().startsWith('--bind'));
+    expect(line).toContain('(main | audit) [default: "main"]');
+    expect(help).not.toContain('[has a default]');
   });
 });
