@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { appRuntimeConfig } from '../project/runtime-config.js';
 import { MigrateError } from './errors.js';
 import { bindProvider } from './urls.js';
 
@@ -15,7 +14,6 @@ interface KernelLoadedConfig {
   /** `sources` with file and line, or the variable; absent in a kernel older than this CLI. */
   origins?: Readonly<Record<string, readonly string[]>>;
 }
-type LoadConfigDetails = (options: { root: string; env: NodeJS.ProcessEnv; requireSecretKey: boolean }) => KernelLoadedConfig;
 
 /**
  * The layers the kernel's loader names for a `DATABASE_URL` applied to the binds: `environment
@@ -53,23 +51,9 @@ export interface AppBinds {
  * bad value.
  */
 export async function appBinds(root: string, env: NodeJS.ProcessEnv): Promise<AppBinds> {
-  const require = createRequire(path.join(root, 'package.json'));
-  try {
-    require.resolve('@fw/kernel');
-  } catch {
-    throw new MigrateError(`@fw/kernel is not installed in ${root}: run "npm install" there first.`);
-  }
-  let corePath: string;
-  try {
-    corePath = require.resolve('@fw/kernel/core');
-  } catch {
-    throw new MigrateError(`@fw/kernel in ${root} has no @fw/kernel/core: is @fw/kernel up to date?`);
-  }
-  const kernel = (await import(pathToFileURL(corePath).href)) as { loadConfigDetails?: unknown };
-  if (typeof kernel.loadConfigDetails !== 'function') throw new MigrateError(`${corePath} does not export loadConfigDetails: is @fw/kernel up to date?`);
   let loaded: KernelLoadedConfig;
   try {
-    loaded = (kernel.loadConfigDetails as LoadConfigDetails)({ root, env, requireSecretKey: false });
+    loaded = (await appRuntimeConfig(root, env)) as KernelLoadedConfig;
   } catch (error) {
     throw new MigrateError(error instanceof Error ? error.message : String(error), { cause: error });
   }
