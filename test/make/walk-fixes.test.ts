@@ -10,6 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { editConfig, linkKernel } from '../generators/project-helpers.js';
+import { KERNEL_GUARDS } from '../../generators/src/make/builtins/test.js';
 import { fw, ok, project, read } from './helpers.js';
 
 let root = '';
@@ -99,6 +100,30 @@ describe('fw make test', () => {
     expect(audited).toContain(`test('GET /api/audited ("audited") answers, or its middleware (audit) refuses'`);
     expect(audited).toContain('expect([200, 302, 401, 403]).toContain(response.status);');
     expect(audited).not.toContain('toBe(200)');
+  });
+});
+
+describe('fw make test of a guard put on every request with fluid.use', () => {
+  test('a guard given to fluid.use gets the refusal test, whichever module calls it; other middleware there changes nothing', async () => {
+    await writeFile(path.join(root, 'fluid/members.ts'), "import type { Fluid } from '@fw/kernel';\n\nexport function registerMembers(fluid: Fluid): void {\n  fluid.api.get('members', '/members', () => ({ members: [] }));\n}\n");
+    await addToApp(["import { registerMembers } from './members.js';"], ['registerMembers(fluid);']);
+    await ok(root, 'make', 'test', 'members');
+    expect(await read(root, 'test/members.test.ts')).toContain('expect(response.status).toBe(200);');
+    // Middleware of the app's own on every request (logging, sessions): not a guard.
+    await addToApp([], ['fluid.use(async (ctx, next) => {', '  await next();', '});']);
+    await ok(root, 'make', 'test', 'members', '--force');
+    expect(await read(root, 'test/members.test.ts')).toContain('expect(response.status).toBe(200);');
+    await addToApp(["import * as kernelAuth from '@fw/kernel/auth';"], ['fluid.use(kernelAuth.requireUser);']);
+    await ok(root, 'make', 'test', 'members', '--force');
+    expect(await read(root, 'test/members.test.ts')).toContain('("members") refuses a request that is not signed in (kernelAuth.requireUser)');
+  });
+
+  test("fw make test's list of @fw/kernel/auth's guards holds every guard it exports", async () => {
+    const kernelAuth: Record<string, unknown> = await import('../../runtime-kernel/src/auth/index.js');
+    const guards = Object.keys(kernelAuth).filter((name) => typeof kernelAuth[name] === 'function' && typeof (kernelAuth[name] as { guardName?: unknown }).guardName === 'string');
+    expect(guards.length).toBeGreaterThan(0);
+    for (const name of [...guards, 'guard', 'requireRole', 'requirePermission', 'requirementOrGrant', 'requirementAndGrant']) expect(KERNEL_GUARDS.has(name), name).toBe(true);
+    for (const name of KERNEL_GUARDS) expect(kernelAuth[name], name).toBeTypeOf('function');
   });
 });
 
