@@ -258,8 +258,9 @@ describe('SECURITY_MODELS_DB_BIND_FILE', () => {
     expect(await readFile(path.join(root, 'prisma/audit/schema.prisma'), 'utf8')).toContain('SECURITY_MODELS_DB_BIND ("audit")');
     const refused = await fw(root, ['migrate', 'deploy'], env);
     expect(refused.error).toContain(
-      'SECURITY_MODELS_DB_BIND is "main" on this machine (set in environment variable SECURITY_MODELS_DB_BIND_FILE), but the migration environments put the security models (User, Session) in bind "audit", fw.json\'s',
+      'SECURITY_MODELS_DB_BIND is "main" on this machine (set in environment variable SECURITY_MODELS_DB_BIND_FILE), but the migration environments put the security models (User and those of the auth scaffold) in bind "audit", fw.json\'s',
     );
+    expect(refused.error).toContain('unset it where it is set (environment variable SECURITY_MODELS_DB_BIND_FILE)');
     expect(refused.error).toContain('set SECURITY_MODELS_DB_BIND (or SECURITY_MODELS_DB_BIND_FILE) in fw.json and run "npx fw generate"');
 
     // Both forms in fw.json, or a bind the binds lack, is an error naming the key, as the kernel's.

@@ -137,12 +137,12 @@ export function environmentProblems(input: EnvironmentCheckInput): EnvironmentPr
   if (app.securityBind !== security && (selected.includes(app.securityBind) || selected.includes(security))) {
     const head =
       input.check === 'migrate'
-        ? `SECURITY_MODELS_DB_BIND is "${app.securityBind}" on this machine (set in ${app.securityOrigin}), but the migration environments put the security models (User, Session) in bind "${security}", fw.json's: the app would look for their tables in "${app.securityBind}", which the migrations do not create.`
+        ? `SECURITY_MODELS_DB_BIND is "${app.securityBind}" on this machine (set in ${app.securityOrigin}), but the migration environments put the security models (User and those of the auth scaffold) in bind "${security}", fw.json's: the app would look for their tables in "${app.securityBind}", which the migrations do not create.`
         : `SECURITY_MODELS_DB_BIND is "${app.securityBind}" on this machine (set in ${app.securityOrigin}), but the migration environments are rendered for fw.json's "${security}", so "fw migrate" refuses until they agree.`;
     problems.push({
       bind: app.securityBind,
       message:
-        `${head} The environments are committed and shared, so they follow fw.json: remove SECURITY_MODELS_DB_BIND from ${app.securityOrigin}; ` +
+        `${head} The environments are committed and shared, so they follow fw.json: unset it where it is set (${app.securityOrigin}); ` +
         `or, to move the security models to "${app.securityBind}" for everyone, set SECURITY_MODELS_DB_BIND (or SECURITY_MODELS_DB_BIND_FILE) in fw.json and run "${regenerate}"`,
     });
   }
