@@ -1,14 +1,16 @@
 /**
  * What a user walk through `fw make` and `fw create additive` found, each through the CLI:
  * `fw make test` finds routes registered in a module of the app's own (not only fluid/app.ts) and
- * follows a guard to its definition in any module; `fw make mail` says where its sender comes from;
+ * follows a guard to its definition in any module; `fw make mail` says where its sender comes from
+ * (read as the app reads its config);
  * `fw make route --help` lists no empty choice; the Additive's page has the viewport tag the app's
- * pages have; `fw make model` offers the binds of `DATABASE_BINDS_FILE`.
+ * pages have; `fw make model` offers the binds of `DATABASE_BINDS_FILE`, in its `--help` too.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { editConfig } from '../generators/project-helpers.js';
+import { editConfig, linkKernel } from '../generators/project-helpers.js';
+import { KERNEL_GUARDS } from '../../generators/src/make/builtins/test.js';
 import { fw, ok, project, read } from './helpers.js';
 
 let root = '';
@@ -101,18 +103,53 @@ describe('fw make test', () => {
   });
 });
 
+describe('fw make test of a guard put on every request with fluid.use', () => {
+  test('a guard given to fluid.use gets the refusal test, whichever module calls it; other middleware there changes nothing', async () => {
+    await writeFile(path.join(root, 'fluid/members.ts'), "import type { Fluid } from '@fw/kernel';\n\nexport function registerMembers(fluid: Fluid): void {\n  fluid.api.get('members', '/members', () => ({ members: [] }));\n}\n");
+    await addToApp(["import { registerMembers } from './members.js';"], ['registerMembers(fluid);']);
+    await ok(root, 'make', 'test', 'members');
+    expect(await read(root, 'test/members.test.ts')).toContain('expect(response.status).toBe(200);');
+    // Middleware of the app's own on every request (logging, sessions): not a guard.
+    await addToApp([], ['fluid.use(async (ctx, next) => {', '  await next();', '});']);
+    await ok(root, 'make', 'test', 'members', '--force');
+    expect(await read(root, 'test/members.test.ts')).toContain('expect(response.status).toBe(200);');
+    await addToApp(["import * as kernelAuth from '@fw/kernel/auth';"], ['fluid.use(kernelAuth.requireUser);']);
+    await ok(root, 'make', 'test', 'members', '--force');
+    expect(await read(root, 'test/members.test.ts')).toContain('("members") refuses a request that is not signed in (kernelAuth.requireUser)');
+  });
+
+  test("fw make test's list of @fw/kernel/auth's guards holds every guard it exports", async () => {
+    const kernelAuth: Record<string, unknown> = await import('../../runtime-kernel/src/auth/index.js');
+    const guards = Object.keys(kernelAuth).filter((name) => typeof kernelAuth[name] === 'function' && typeof (kernelAuth[name] as { guardName?: unknown }).guardName === 'string');
+    expect(guards.length).toBeGreaterThan(0);
+    for (const name of [...guards, 'guard', 'requireRole', 'requirePermission', 'requirementOrGrant', 'requirementAndGrant']) expect(KERNEL_GUARDS.has(name), name).toBe(true);
+    for (const name of KERNEL_GUARDS) expect(kernelAuth[name], name).toBeTypeOf('function');
+  });
+});
+
 describe('fw make mail', () => {
-  test('says the mail is sent from MAIL_DEFAULT_SENDER and, when fw.json has none, exactly how to set it', async () => {
+  test('says where MAIL_DEFAULT_SENDER is set as the app reads it (fw.json, app_configs/<app>.ini, the environment) and, when nothing sets it, exactly how to', async () => {
+    // The app's config is read by the project's own kernel, as `npm install` puts it there.
+    await linkKernel(root);
     const out = await ok(root, 'make', 'mail', 'welcome');
     expect(out).toContain(
-      'Next: set the sender: it is sent from MAIL_DEFAULT_SENDER, which fw.json does not set, and sending fails until it is set. ' +
-        'Add "MAIL_DEFAULT_SENDER": "app <no-reply@localhost>" to "config" in fw.json',
+      'Next: set the sender: it is sent from MAIL_DEFAULT_SENDER, which the app does not set (in fw.json, app_configs/<app>.ini, .env or the environment), ' +
+        'and sending fails until it is set. Add "MAIL_DEFAULT_SENDER": "app <no-reply@localhost>" to "config" in fw.json',
     );
+    // Set in the app's ini file only: fw.json has none, and the app still sends.
+    const ini = path.join(root, 'app_configs/app.ini');
+    const before = await readFile(ini, 'utf8');
+    await writeFile(ini, `${before}MAIL_DEFAULT_SENDER = Ini <ini@example.com>\n`);
+    const line = before.split('\n').length;
+    const fromIni = await ok(root, 'make', 'mail', 'receipt');
+    expect(fromIni).toContain(`It is sent from MAIL_DEFAULT_SENDER (Ini <ini@example.com>, set in app_configs/app.ini:${line})`);
+    expect(fromIni).not.toContain('Next: set the sender');
+    await writeFile(ini, before);
     await editConfig(root, (json) => {
       json.config.MAIL_DEFAULT_SENDER = 'Shop <shop@example.com>';
     });
-    const again = await ok(root, 'make', 'mail', 'receipt');
-    expect(again).toContain('It is sent from MAIL_DEFAULT_SENDER (Shop <shop@example.com>, fw.json)');
+    const again = await ok(root, 'make', 'mail', 'invoice');
+    expect(again).toMatch(/It is sent from MAIL_DEFAULT_SENDER \(Shop <shop@example\.com>, set in fw\.json:\d+:\d+\)/);
     expect(again).not.toContain('Next: set the sender');
   });
 });
@@ -152,5 +189,10 @@ describe('fw make model', () => {
     expect(await read(root, 'prisma/audit/schema.prisma')).toMatch(/model Entry \{/);
     const wrong = await fw(root, 'make', 'model', 'Other', '--bind', 'nope');
     expect(wrong.error).toContain('--bind: expected one of main, audit; got "nope"');
+    // --help shows the file's binds and the default bind by name, as for binds given inline.
+    const help = await ok(root, 'make', 'model', '--help');
+    const line = help.split('\n').find((l) => l.trimStart().startsWith('--bind'));
+    expect(line).toContain('(main | audit) [default: "main"]');
+    expect(help).not.toContain('[has a default]');
   });
 });

@@ -227,3 +227,51 @@ function lineOf(text: string, key: string): string {
   const row = lines.findIndex((l) => l.includes(`"${key}"`));
   return `${row + 1}:${lines[row]!.indexOf(`"${key}"`) + 1}`;
 }
+
+describe('SECURITY_MODELS_DB_BIND_FILE', () => {
+  test('in fw.json: fw generate puts the security models in the file\'s bind, as the app reads it, and fw migrate agrees; set in the environment to another bind, fw generate warns and fw migrate refuses', async () => {
+    const root = await migrateProject();
+    const file = path.join(root, 'config/security-bind');
+    await mkdir(path.dirname(file));
+    await writeFile(file, 'audit\n');
+    await editConfig(root, (json) => {
+      const binds = json.config.DATABASE_BINDS as Record<string, string> | undefined;
+      json.config.DATABASE_BINDS = { main: binds?.main ?? 'file:./var/notes.db', audit: 'file:./var/audit.db' };
+      json.config.SECURITY_MODELS_DB_BIND_FILE = 'config/security-bind';
+    });
+    const generated = await fw(root, ['generate', '--no-install']);
+    expect([generated.code, generated.error, generated.stderr]).toEqual([0, undefined, '']);
+    expect(await readFile(path.join(root, 'prisma/audit/schema.prisma'), 'utf8')).toContain('// Security models: this is SECURITY_MODELS_DB_BIND ("audit").');
+    expect(await readFile(path.join(root, 'prisma/main/schema.prisma'), 'utf8')).not.toContain('model User');
+    const deployed = await fw(root, ['migrate', 'deploy']);
+    expect([deployed.code, deployed.error]).toEqual([0, undefined]);
+
+    // This machine's environment names another bind: the rendered environments stay fw.json's.
+    const other = path.join(root, 'config/other-bind');
+    await writeFile(other, 'main\n');
+    const env = { SECURITY_MODELS_DB_BIND_FILE: other };
+    const warned = await fw(root, ['generate', '--no-install'], env);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain(
+      'warning: SECURITY_MODELS_DB_BIND is "main" on this machine (set in environment variable SECURITY_MODELS_DB_BIND_FILE), but the migration environments are rendered for fw.json\'s "audit"',
+    );
+    expect(await readFile(path.join(root, 'prisma/audit/schema.prisma'), 'utf8')).toContain('SECURITY_MODELS_DB_BIND ("audit")');
+    const refused = await fw(root, ['migrate', 'deploy'], env);
+    expect(refused.error).toContain(
+      'SECURITY_MODELS_DB_BIND is "main" on this machine (set in environment variable SECURITY_MODELS_DB_BIND_FILE), but the migration environments put the security models (User and those of the auth scaffold) in bind "audit", fw.json\'s',
+    );
+    expect(refused.error).toContain('unset it where it is set (environment variable SECURITY_MODELS_DB_BIND_FILE)');
+    expect(refused.error).toContain('set SECURITY_MODELS_DB_BIND (or SECURITY_MODELS_DB_BIND_FILE) in fw.json and run "npx fw generate"');
+
+    // Both forms in fw.json, or a bind the binds lack, is an error naming the key, as the kernel's.
+    await editConfig(root, (json) => {
+      json.config.SECURITY_MODELS_DB_BIND = 'audit';
+    });
+    expect((await fw(root, ['generate', '--no-install'])).error).toBe('fw.json: both SECURITY_MODELS_DB_BIND and SECURITY_MODELS_DB_BIND_FILE are set; set only one');
+    await editConfig(root, (json) => {
+      delete json.config.SECURITY_MODELS_DB_BIND;
+    });
+    await writeFile(file, 'audti\n');
+    expect((await fw(root, ['generate', '--no-install'])).error).toContain(`fw.json SECURITY_MODELS_DB_BIND_FILE (${file})`);
+  });
+});

@@ -23,7 +23,8 @@ export interface RouteSource {
   text: string;
 }
 
-type Router = 'app' | 'api' | 'ws';
+/** One of the app's routers (`fluid.app`, `fluid.api`, `fluid.ws`). */
+export type Router = 'app' | 'api' | 'ws';
 const ROUTERS: readonly string[] = ['app', 'api', 'ws'];
 
 /** The URL prefix of a router: the app's (`''`, `/api`, `/ws`) or an Additive's (`/blog`, `/api/blog`, `/ws/blog`). */
@@ -81,18 +82,113 @@ function route(ts: typeof Ts, sf: Ts.SourceFile, call: Ts.CallExpression, method
   };
 }
 
+/** A dotted name (`fluid`, `kit.fluid`): an identifier, or property accesses on one. */
+function isDottedName(ts: typeof Ts, node: Ts.Expression): boolean {
+  while (ts.isPropertyAccessExpression(node)) node = node.expression;
+  return ts.isIdentifier(node);
+}
+
 /**
- * The routes the app file declares: `fluid.app.get('hello', '/hello', ...)`, `fluid.api.post(...)`,
- * `fluid.ws.route(...)`, with literal names and paths (others cannot be known without running it).
+ * The names a module gives the app's routers (`const api = fluid.api`, `const { app: pages } =
+ * fluid`, `const admin = fluid.api.use(requireUser)`, which is the same router): name → router.
+ * Read by name, as in {@link routerOf}: a name declared twice in one module takes the last.
+ */
+export function routerAliases(ts: typeof Ts, sf: Ts.SourceFile): Map<string, Router> {
+  const out = new Map<string, Router>();
+  const visit = (node: Ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      if (ts.isIdentifier(node.name)) {
+        const router = routerOf(ts, node.initializer, out);
+        if (router) out.set(node.name.text, router);
+      } else if (ts.isObjectBindingPattern(node.name) && isDottedName(ts, node.initializer)) {
+        for (const el of node.name.elements) {
+          const key = el.propertyName ?? el.name;
+          if (!el.dotDotDotToken && ts.isIdentifier(key) && ROUTERS.includes(key.text) && ts.isIdentifier(el.name)) out.set(el.name.text, key.text as Router);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/**
+ * The app router an expression is: `fluid.api`, `kit.fluid.app`, a name of `aliases`, or a call
+ * on one that returns it (`fluid.api.use(mw)`, `api.get(...)`: the router methods return the
+ * router); `undefined` for anything else.
+ */
+export function routerOf(ts: typeof Ts, node: Ts.Expression, aliases: ReadonlyMap<string, Router>): Router | undefined {
+  let expr = node;
+  while (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr) || ts.isNonNullExpression(expr)) expr = expr.expression;
+  if (ts.isIdentifier(expr)) return aliases.get(expr.text);
+  if (ts.isPropertyAccessExpression(expr)) {
+    return ROUTERS.includes(expr.name.text) && isDottedName(ts, expr.expression) ? (expr.name.text as Router) : undefined;
+  }
+  if (ts.isCallExpression(expr) && ts.isPropertyAccessExpression(expr.expression)) {
+    const method = expr.expression.name.text;
+    if (method === 'use' || method === 'route' || (HTTP_METHODS as readonly string[]).includes(method)) return routerOf(ts, expr.expression.expression, aliases);
+  }
+  return undefined;
+}
+
+/** Middleware a module adds to a router (`fluid.api.use(mw)`, `api.use(a, b)`) or to the whole app (`fluid.use(mw)`). */
+export interface RouterUse {
+  /** The router whose matching routes it runs before (those registered after it), or `app-wide` for `fluid.use`, which runs for every request. */
+  router: Router | 'app-wide';
+  /** The middleware given. */
+  middleware: readonly Ts.Expression[];
+  /** Where the call starts in its module (to compare with a route's). */
+  position: number;
+  /** 1-based line of the call. */
+  line: number;
+}
+
+/**
+ * The `use` calls of a module: on an app router ({@link routerOf}), and `fluid.use(mw, stage?)` on
+ * the app (a receiver named `fluid`, as fw's modules and the app file name it, or made by
+ * `new Fluid(...)`).
+ */
+export function routerUses(ts: typeof Ts, sf: Ts.SourceFile): RouterUse[] {
+  const aliases = routerAliases(ts, sf);
+  const apps = new Set(['fluid']);
+  const visit = (node: Ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isNewExpression(node.initializer) && ts.isIdentifier(node.initializer.expression) && node.initializer.expression.text === 'Fluid') {
+      apps.add(node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  const out: RouterUse[] = [];
+  for (const call of calls(ts, sf)) {
+    if (!ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'use') continue;
+    const receiver = call.expression.expression;
+    const at = { position: call.getStart(sf), line: sf.getLineAndCharacterOfPosition(call.getStart(sf)).line + 1 };
+    const router = routerOf(ts, receiver, aliases);
+    if (router) out.push({ router, middleware: call.arguments, ...at });
+    else if (isDottedName(ts, receiver) && apps.has(ts.isIdentifier(receiver) ? receiver.text : (receiver as Ts.PropertyAccessExpression).name.text) && call.arguments[0]) {
+      out.push({ router: 'app-wide', middleware: [call.arguments[0]], ...at });
+    }
+  }
+  return out;
+}
+
+/**
+ * The routes a module of the app declares: `fluid.app.get('hello', '/hello', ...)`,
+ * `fluid.api.post(...)`, `fluid.ws.route(...)`, also on a router held in a variable (`const api =
+ * fluid.api; api.get(...)`) or chained (`fluid.api.use(mw).get(...)`), with literal names and
+ * paths (others cannot be known without running it).
  */
 function appRoutes(ts: typeof Ts, source: RouteSource): Route[] {
   const sf = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, true);
+  const aliases = routerAliases(ts, sf);
   const out: Route[] = [];
   for (const call of calls(ts, sf)) {
-    const chain = chainOf(ts, call);
+    if (!ts.isPropertyAccessExpression(call.expression)) continue;
     // `fluid.app.get(...)`, and the app reached otherwise in a module of its own (`kit.fluid.api.post(...)`).
-    if (!chain || chain.length < 3 || !ROUTERS.includes(chain[chain.length - 2]!)) continue;
-    const r = route(ts, sf, call, chain[chain.length - 1]!, chain[chain.length - 2] as Router, undefined, source.path);
+    const router = routerOf(ts, call.expression.expression, aliases);
+    if (!router) continue;
+    const r = route(ts, sf, call, call.expression.name.text, router, undefined, source.path);
     if (r) out.push(r);
   }
   return out;

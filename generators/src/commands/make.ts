@@ -101,7 +101,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   }
   const { values, positionals } = parseCommandArgs(command, rest, spec);
   if (values.help === true) {
-    io.stdout.write(make.generatorHelp(generator));
+    io.stdout.write(await make.generatorHelp(generator));
     return 0;
   }
   const answers = await make.gatherAnswers(io, command, generator.questions, values, positionals);

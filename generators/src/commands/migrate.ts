@@ -94,10 +94,12 @@ async function bindsOf(root: string, env: NodeJS.ProcessEnv, only: string | unde
 async function checkEnvironments(root: string, app: AppBinds, selected: readonly string[]): Promise<void> {
   const { environmentOnDisk, environmentProblems } = await import('../migrate/binds.js');
   const loaded = await loadConfig(root);
+  const fwJson = await configuredBinds(loaded, root);
   const problems = environmentProblems({
     app,
     selected,
-    committed: (await configuredBinds(loaded, root)).binds,
+    committed: fwJson.binds,
+    committedSecurityBind: fwJson.securityBind,
     environment: (bind) => environmentOnDisk(root, bind),
     regenerate: (await migrateInitRan(root)) ? 'npx fw generate' : 'npx fw migrate init',
     check: 'migrate',

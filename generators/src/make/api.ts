@@ -71,6 +71,14 @@ export interface MakeApi {
   /** The route table of `fluid/app.ts` and of every local Additive. */
   routes(): Promise<MakeRoute[]>;
   /**
+   * A key of the app's runtime config as the app reads it on this machine (the project's own
+   * `@fw/kernel` loader: `fw.json` "config", `app_configs/<app>.ini`, `.env`, the environment,
+   * `X_FILE`), and where its value was set (`app_configs/my-app.ini:4`, `environment variable
+   * MAIL_DEFAULT_SENDER`, `fw.json:5:5`); `undefined` when the app gets no value for it. Throws
+   * when the app's config does not load (or `@fw/kernel` is not installed), saying why.
+   */
+  setting(key: string): Promise<{ value: unknown; from: string } | undefined>;
+  /**
    * A file this generator produces: merged three ways with your edits and recorded (what `add`
    * does). A file another fw generator writes (`fluid/app.ts`, ...) is refused: `write` it instead.
    */

@@ -63,6 +63,7 @@ export function makeApi(run: MakeRun): MakeApi {
       return (await run.tree.record())[rel] !== undefined && !(await run.tree.exists(rel));
     },
     routes: () => routesOf(run),
+    setting: async (key) => (await import('../project/runtime-config.js')).appSetting(run.root, run.io.env, key),
     async render(file, content) {
       const rel = projectPath(run, file);
       await checkRenderable(run, rel);

@@ -25,9 +25,9 @@ export function listGenerators(engine: MakeEngine): string {
 }
 
 /** `fw make <generator> --help`: its questions as flags, and examples. */
-export function generatorHelp(generator: MakeGenerator): string {
+export async function generatorHelp(generator: MakeGenerator): Promise<string> {
   const args = generator.questions.length > 0 ? ` [${generator.questions[0]!.name}]` : '';
-  const questions = generator.questions.map((q, i) => describeQuestion(q, i)).join('\n');
+  const questions = (await Promise.all(generator.questions.map((q, i) => describeQuestion(q, i)))).join('\n');
   const examples = generator.builtin ? `\n\nExamples:\n${generator.builtin.examples.map((e) => `  ${e}`).join('\n')}` : '';
   const from = generator.source === 'fw' ? "fw's own generator" : `defined in ${generator.source}`;
   return (

@@ -24,6 +24,11 @@ export interface Question {
   validate?: (value: unknown, answers: Answers) => unknown;
   filter?: (value: unknown, answers: Answers) => unknown;
   when?: Dynamic<boolean>;
+  /**
+   * fw's built-ins: the `default` and `choices` functions read the project only, not the other
+   * answers (the binds of `DATABASE_BINDS_FILE`), so `--help` shows what they come to.
+   */
+  fromProject?: boolean;
 }
 
 /** A choice of a list or checkbox question. */
@@ -82,17 +87,24 @@ async function choicesOf(q: Question, answers: Answers): Promise<Choice[]> {
   });
 }
 
-/** How a question shows in `fw make <generator> --help`. */
-export function describeQuestion(q: Question, position: number | undefined): string {
+/**
+ * How a question shows in `fw make <generator> --help`. A default or choices given as a function
+ * show what they come to when the question is {@link Question.fromProject}; else such a default is
+ * `[has a default]` (it may depend on the answers, which help has none of).
+ */
+export async function describeQuestion(q: Question, position: number | undefined): Promise<string> {
+  const known = q.fromProject === true;
   const flag = q.type === 'confirm' ? `--${q.name}, --no-${q.name}` : `--${q.name} <${q.type === 'checkbox' ? 'value,...' : 'value'}>`;
   const message = typeof q.message === 'string' ? q.message : q.name;
+  const given = typeof q.choices === 'function' && known ? await resolve(q.choices, {}) : q.choices;
   // A choice whose value is "" is the question's "none" (the default, shown as such): not listed.
-  const listed = Array.isArray(q.choices)
-    ? q.choices.map((c) => (typeof c === 'object' && c !== null ? String((c as { value?: unknown; name?: unknown }).value ?? (c as { name?: unknown }).name) : String(c))).filter((c) => c !== '')
+  const listed = Array.isArray(given)
+    ? given.map((c) => (typeof c === 'object' && c !== null ? String((c as { value?: unknown; name?: unknown }).value ?? (c as { name?: unknown }).name) : String(c))).filter((c) => c !== '')
     : [];
   const choices = listed.length > 0 ? ` (${listed.join(' | ')})` : '';
+  const value = typeof q.default === 'function' && known ? await resolve(q.default, {}) : q.default;
   const fallback =
-    q.default === undefined ? (q.type === 'confirm' ? '' : ' [required]') : typeof q.default === 'function' ? ' [has a default]' : ` [default: ${JSON.stringify(q.default)}]`;
+    value === undefined ? (q.type === 'confirm' ? '' : ' [required]') : typeof value === 'function' ? ' [has a default]' : ` [default: ${JSON.stringify(value)}]`;
   const arg = position === undefined ? '' : ` (or argument ${position + 1})`;
   return `  ${flag.padEnd(32)}${message}${choices}${fallback}${arg}`;
 }

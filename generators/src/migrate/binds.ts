@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { appRuntimeConfig } from '../project/runtime-config.js';
 import { MigrateError } from './errors.js';
 import { bindProvider } from './urls.js';
 
@@ -15,7 +14,6 @@ interface KernelLoadedConfig {
   /** `sources` with file and line, or the variable; absent in a kernel older than this CLI. */
   origins?: Readonly<Record<string, readonly string[]>>;
 }
-type LoadConfigDetails = (options: { root: string; env: NodeJS.ProcessEnv; requireSecretKey: boolean }) => KernelLoadedConfig;
 
 /**
  * The layers the kernel's loader names for a `DATABASE_URL` applied to the binds: `environment
@@ -32,6 +30,11 @@ export interface AppBinds {
   binds: Binds;
   /** `SECURITY_MODELS_DB_BIND` as the app gets it. */
   securityBind: string;
+  /**
+   * Where `SECURITY_MODELS_DB_BIND` was set (`app_configs/my-app.ini:4`, `environment variable
+   * SECURITY_MODELS_DB_BIND_FILE`, `fw.json:5:5`), or `fw's default`.
+   */
+  securityOrigin: string;
   /**
    * Bind name → where its URL was set: the file and line (`app_configs/my-app.ini:3`, `fw.json:5:5`),
    * the variable (`environment variable DATABASE_URL`), or fw's default.
@@ -53,23 +56,9 @@ export interface AppBinds {
  * bad value.
  */
 export async function appBinds(root: string, env: NodeJS.ProcessEnv): Promise<AppBinds> {
-  const require = createRequire(path.join(root, 'package.json'));
-  try {
-    require.resolve('@fw/kernel');
-  } catch {
-    throw new MigrateError(`@fw/kernel is not installed in ${root}: run "npm install" there first.`);
-  }
-  let corePath: string;
-  try {
-    corePath = require.resolve('@fw/kernel/core');
-  } catch {
-    throw new MigrateError(`@fw/kernel in ${root} has no @fw/kernel/core: is @fw/kernel up to date?`);
-  }
-  const kernel = (await import(pathToFileURL(corePath).href)) as { loadConfigDetails?: unknown };
-  if (typeof kernel.loadConfigDetails !== 'function') throw new MigrateError(`${corePath} does not export loadConfigDetails: is @fw/kernel up to date?`);
   let loaded: KernelLoadedConfig;
   try {
-    loaded = (kernel.loadConfigDetails as LoadConfigDetails)({ root, env, requireSecretKey: false });
+    loaded = (await appRuntimeConfig(root, env)) as KernelLoadedConfig;
   } catch (error) {
     throw new MigrateError(error instanceof Error ? error.message : String(error), { cause: error });
   }
@@ -83,20 +72,22 @@ export async function appBinds(root: string, env: NodeJS.ProcessEnv): Promise<Ap
   const origins = Object.fromEntries(
     Object.keys(binds).map((bind) => [bind, urlLayer && bind === securityBind ? (at.at(-1) ?? 'environment variable DATABASE_URL') : bindsOrigin]),
   );
-  return { binds, securityBind, origins, sources };
+  const securityOrigin = loaded.origins?.SECURITY_MODELS_DB_BIND?.at(-1) ?? loaded.sources?.SECURITY_MODELS_DB_BIND?.at(-1) ?? "fw's default";
+  return { binds, securityBind, securityOrigin, origins, sources };
 }
 
 /**
- * Whether anything but `fw.json` may set the binds: `DATABASE_URL`, `DATABASE_BINDS` or
- * `SQLALCHEMY_BINDS` (or their `_FILE`) in `env`, or `.env` or an `app_configs/*.ini` mentioning `BINDS`. When not, the app's binds are
+ * Whether anything but `fw.json` may set the binds or the security bind: `DATABASE_URL`,
+ * `DATABASE_BINDS`, `SQLALCHEMY_BINDS` or `SECURITY_MODELS_DB_BIND` (or their `_FILE`) in `env`, or
+ * `.env` or an `app_configs/*.ini` mentioning `BINDS` or `DB_BIND`. When not, the app's binds are
  * `fw.json`'s and the kernel need not be loaded to compare them (a no-op `fw generate` stays fast).
  */
 export function bindsMayBeOverridden(root: string, env: NodeJS.ProcessEnv): boolean {
-  if (Object.keys(env).some((name) => /^(DATABASE_URL|DATABASE_BINDS|SQLALCHEMY_BINDS)(_FILE)?$/.test(name))) return true;
+  if (Object.keys(env).some((name) => /^(DATABASE_URL|DATABASE_BINDS|SQLALCHEMY_BINDS|SECURITY_MODELS_DB_BIND)(_FILE)?$/.test(name))) return true;
   const dir = path.join(root, 'app_configs');
   const files = [path.join(root, '.env')];
   if (existsSync(dir)) for (const name of readdirSync(dir)) if (name.endsWith('.ini')) files.push(path.join(dir, name));
-  return files.some((file) => existsSync(file) && /BINDS/.test(readFileSync(file, 'utf8')));
+  return files.some((file) => existsSync(file) && /BINDS|DB_BIND/.test(readFileSync(file, 'utf8')));
 }
 
 /** How {@link environmentProblems} reports: `fw migrate` refuses, `fw generate` warns. */
@@ -110,6 +101,8 @@ export interface EnvironmentCheckInput {
   selected?: readonly string[];
   /** The binds of `fw.json` (or the default): those the migration environments are rendered from. */
   committed: Readonly<Record<string, string>>;
+  /** `SECURITY_MODELS_DB_BIND` of `fw.json` (or the default): the bind the environments give the security models. */
+  committedSecurityBind: string;
   /**
    * The provider of each bind's migration environment, or undefined when the bind has none:
    * for `fw migrate`, read from `prisma/<bind>/` ({@link environmentOnDisk}); for `fw generate`,
@@ -139,7 +132,21 @@ export interface EnvironmentProblem {
 export function environmentProblems(input: EnvironmentCheckInput): EnvironmentProblem[] {
   const { app, committed, regenerate } = input;
   const problems: EnvironmentProblem[] = [];
-  for (const bind of input.selected ?? Object.keys(app.binds)) {
+  const security = input.committedSecurityBind;
+  const selected = input.selected ?? Object.keys(app.binds);
+  if (app.securityBind !== security && (selected.includes(app.securityBind) || selected.includes(security))) {
+    const head =
+      input.check === 'migrate'
+        ? `SECURITY_MODELS_DB_BIND is "${app.securityBind}" on this machine (set in ${app.securityOrigin}), but the migration environments put the security models (User and those of the auth scaffold) in bind "${security}", fw.json's: the app would look for their tables in "${app.securityBind}", which the migrations do not create.`
+        : `SECURITY_MODELS_DB_BIND is "${app.securityBind}" on this machine (set in ${app.securityOrigin}), but the migration environments are rendered for fw.json's "${security}", so "fw migrate" refuses until they agree.`;
+    problems.push({
+      bind: app.securityBind,
+      message:
+        `${head} The environments are committed and shared, so they follow fw.json: unset it where it is set (${app.securityOrigin}); ` +
+        `or, to move the security models to "${app.securityBind}" for everyone, set SECURITY_MODELS_DB_BIND (or SECURITY_MODELS_DB_BIND_FILE) in fw.json and run "${regenerate}"`,
+    });
+  }
+  for (const bind of selected) {
     const url = app.binds[bind];
     if (url === undefined) continue;
     const origin = app.origins[bind] ?? DEFAULT_ORIGIN;

@@ -69,42 +69,70 @@ export async function validateConfigText(text: string, cache?: Cache): Promise<{
   return { config, defaults };
 }
 
+/** The keys {@link configuredBinds} reads, each of which `fw.json` may give as `<key>_FILE`. */
+type BindKey = 'DATABASE_BINDS' | 'SECURITY_MODELS_DB_BIND';
+
 /**
- * `DATABASE_BINDS` and `SECURITY_MODELS_DB_BIND` of `fw.json` (the schema defaults when absent):
- * what the migration environment and the auth scaffold are rendered from, never an ini file's or
- * the environment's (those are one machine's; the rendered files are committed). `fw.json` may
- * give the binds as `DATABASE_BINDS_FILE`, a file relative to `root`, as the kernel reads it: its
- * contents are the binds, validated as the kernel does; a file that cannot be read or a bad value
- * is a {@link CliError} naming `fw.json`'s key and the file.
+ * `<key>_FILE` of `fw.json`'s "config", read as the kernel reads it (relative to `root`, a BOM and
+ * the trailing newline dropped): the file and its text, or `undefined` when the key is unset or
+ * empty. Both `<key>` and `<key>_FILE`, or a file that cannot be read, is a {@link CliError}
+ * naming `fw.json`'s key.
  */
-export async function configuredBinds(loaded: Pick<LoadedConfig, 'config' | 'defaults'>, root: string): Promise<{ binds: Record<string, string>; securityBind: string }> {
-  const { config, defaults } = loaded;
-  const values = config.config as Record<string, unknown>;
-  const securityBind = (values.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string;
-  const named = values.DATABASE_BINDS_FILE;
-  if (typeof named !== 'string' || named === '') return { binds: (values.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>, securityBind };
+async function keyFile(values: Readonly<Record<string, unknown>>, key: BindKey, root: string): Promise<{ file: string; text: string } | undefined> {
+  const named = values[`${key}_FILE`];
+  if (typeof named !== 'string' || named === '') return undefined;
+  if (values[key] !== undefined) throw new CliError(`${CONFIG_FILE}: both ${key} and ${key}_FILE are set; set only one`);
   const file = path.resolve(root, named);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new CliError(`${CONFIG_FILE}: DATABASE_BINDS_FILE: cannot read ${file} (${code}); DATABASE_BINDS is read from that file`);
+    throw new CliError(`${CONFIG_FILE}: ${key}_FILE: cannot read ${file} (${code}); ${key} is read from that file`);
+  }
+  return { file, text: text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '') };
+}
+
+/**
+ * `DATABASE_BINDS` and `SECURITY_MODELS_DB_BIND` of `fw.json` (the schema defaults when absent):
+ * what the migration environment and the auth scaffold are rendered from, never an ini file's or
+ * the environment's (those are one machine's; the rendered files are committed: `fw generate`
+ * warns and `fw migrate` refuses where this machine's differ). `fw.json` may give either as
+ * `<key>_FILE` (`DATABASE_BINDS_FILE`, `SECURITY_MODELS_DB_BIND_FILE`), a file relative to `root`,
+ * as the kernel reads it: its contents are the value, validated as the kernel does (the security
+ * bind must be one of the binds); a file that cannot be read or a bad value is a
+ * {@link CliError} naming `fw.json`'s key and the file.
+ */
+export async function configuredBinds(loaded: Pick<LoadedConfig, 'config' | 'defaults'>, root: string): Promise<{ binds: Record<string, string>; securityBind: string }> {
+  const { config, defaults } = loaded;
+  const values = config.config as Record<string, unknown>;
+  const bindsFile = await keyFile(values, 'DATABASE_BINDS', root);
+  const securityFile = await keyFile(values, 'SECURITY_MODELS_DB_BIND', root);
+  if (!bindsFile && !securityFile) {
+    return {
+      binds: (values.DATABASE_BINDS ?? defaults.DATABASE_BINDS) as Record<string, string>,
+      securityBind: (values.SECURITY_MODELS_DB_BIND ?? defaults.SECURITY_MODELS_DB_BIND) as string,
+    };
   }
   const { parseBindUrl, parseConfig } = await import('@fw/schemas');
-  const source = `${CONFIG_FILE} DATABASE_BINDS_FILE (${file})`;
-  let binds: Record<string, string>;
+  const bindsSource = bindsFile ? `${CONFIG_FILE} DATABASE_BINDS_FILE (${bindsFile.file})` : CONFIG_FILE;
+  // fw.json's own keys, then each file as a layer of its own (the kernel's order), validated together.
+  const own = Object.fromEntries((['DATABASE_BINDS', 'SECURITY_MODELS_DB_BIND'] as const).filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
+  const layers = [{ source: CONFIG_FILE, values: own }];
+  if (bindsFile) layers.push({ source: bindsSource, values: { DATABASE_BINDS: bindsFile.text } });
+  if (securityFile) layers.push({ source: `${CONFIG_FILE} SECURITY_MODELS_DB_BIND_FILE (${securityFile.file})`, values: { SECURITY_MODELS_DB_BIND: securityFile.text } });
+  let parsed: { DATABASE_BINDS: Record<string, string>; SECURITY_MODELS_DB_BIND: string };
   try {
-    // With fw.json's SECURITY_MODELS_DB_BIND, which must name one of them.
-    const own = values.SECURITY_MODELS_DB_BIND === undefined ? {} : { SECURITY_MODELS_DB_BIND: values.SECURITY_MODELS_DB_BIND };
-    binds = parseConfig([{ source: CONFIG_FILE, values: own }, { source, values: { DATABASE_BINDS: text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '') } }]).DATABASE_BINDS;
+    parsed = parseConfig(layers);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
   // A URL of no database fw supports, named with the file (the renders would not say where it came from).
-  for (const [bind, url] of Object.entries(binds)) {
-    const parsed = parseBindUrl(bind, url);
-    if ('error' in parsed) throw new CliError(`${source}: ${parsed.error}`);
+  if (bindsFile) {
+    for (const [bind, url] of Object.entries(parsed.DATABASE_BINDS)) {
+      const result = parseBindUrl(bind, url);
+      if ('error' in result) throw new CliError(`${bindsSource}: ${result.error}`);
+    }
   }
-  return { binds, securityBind };
+  return { binds: parsed.DATABASE_BINDS, securityBind: parsed.SECURITY_MODELS_DB_BIND };
 }

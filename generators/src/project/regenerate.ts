@@ -196,7 +196,7 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const registrations = await registerAdditives(tree, local, gone);
   const relinked = await relinkMadePages(tree, config.config.APP_FRONTEND);
   const notes = [...clashes, ...configNotes(config), ...(await strandedImportNotes(tree)), ...relinked];
-  const warnings = (migrate || authScaffold) && input.env ? await environmentWarnings(root, (await configuredBinds(loaded, root)).binds, input.env) : [];
+  const warnings = (migrate || authScaffold) && input.env ? await environmentWarnings(root, await configuredBinds(loaded, root), input.env) : [];
   return { ...registrations, ...(notes.length > 0 ? { notes } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -209,7 +209,8 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
  * the kernel is not loaded) when no ini file, `.env` or variable sets binds, or when the kernel is
  * not installed or the app's config does not load (the app reports that itself).
  */
-async function environmentWarnings(root: string, committed: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function environmentWarnings(root: string, fwJson: { binds: Readonly<Record<string, string>>; securityBind: string }, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const committed = fwJson.binds;
   const { appBinds, bindsMayBeOverridden, environmentProblems } = await import('../migrate/binds.js');
   if (!bindsMayBeOverridden(root, env)) return [];
   let app: Awaited<ReturnType<typeof appBinds>>;
@@ -228,7 +229,7 @@ async function environmentWarnings(root: string, committed: Readonly<Record<stri
       return { provider: undefined };
     }
   };
-  return environmentProblems({ app, committed, environment, regenerate: 'npx fw generate', check: 'generate' }).map((problem) => problem.message);
+  return environmentProblems({ app, committed, committedSecurityBind: fwJson.securityBind, environment, regenerate: 'npx fw generate', check: 'generate' }).map((problem) => problem.message);
 }
 
 /** Prints a run's {@link Registrations.warnings} on standard error, one `warning:` line each. */

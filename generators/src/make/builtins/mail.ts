@@ -1,5 +1,4 @@
-import type { ProjectConfig } from '@fw/schemas';
-import type { FwAddAction } from '../api.js';
+import type { FwAddAction, MakeApi } from '../api.js';
 import { nameQuestion, type Builtin } from '../builtin.js';
 import { invalidName, kebabCase, pascalCase, sentenceCase, tsString } from '../names.js';
 import { plainText } from './page.js';
@@ -14,14 +13,29 @@ function fieldsOf(spec: string): string[] | string {
 
 /**
  * The next step about the sender: the send function names no `from`, so the mailer uses
- * `MAIL_DEFAULT_SENDER`, and refuses a message when it is unset. When `fw.json` does not set it,
- * the line says exactly what to add.
+ * `MAIL_DEFAULT_SENDER`, and refuses a message when it is unset. Read as the app reads it on this
+ * machine (`fw.json`, `app_configs/<app>.ini`, `.env`, the environment: {@link MakeApi.setting}),
+ * the line says where it is set, or, when nothing sets it, exactly what to add. When the app's
+ * config cannot be read (no `npm install` yet, a bad value), `fw.json` is read alone and the line
+ * says why.
  */
-function senderStep(config: ProjectConfig): string {
-  const sender = (config.config as Record<string, unknown>).MAIL_DEFAULT_SENDER;
-  if (typeof sender === 'string' && sender !== '') return `It is sent from MAIL_DEFAULT_SENDER (${sender}, fw.json); npx fw docs mail`;
+async function senderStep(fw: MakeApi): Promise<string> {
+  const config = fw.config;
+  let sender: unknown;
+  let from = 'fw.json';
+  let unread = '';
+  try {
+    const setting = await fw.setting('MAIL_DEFAULT_SENDER');
+    sender = setting?.value;
+    if (setting) from = setting.from;
+  } catch (error) {
+    sender = (config.config as Record<string, unknown>).MAIL_DEFAULT_SENDER;
+    unread = ` (fw read fw.json only: the app's config could not be read: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (typeof sender === 'string' && sender !== '') return `It is sent from MAIL_DEFAULT_SENDER (${sender}, set in ${from})${unread}; npx fw docs mail`;
+  const where = unread === '' ? 'which the app does not set (in fw.json, app_configs/<app>.ini, .env or the environment)' : `which fw.json does not set${unread}`;
   return (
-    'Next: set the sender: it is sent from MAIL_DEFAULT_SENDER, which fw.json does not set, and sending fails until it is set. ' +
+    `Next: set the sender: it is sent from MAIL_DEFAULT_SENDER, ${where}, and sending fails until it is set. ` +
     `Add "MAIL_DEFAULT_SENDER": ${JSON.stringify(`${config.name} <no-reply@localhost>`)} to "config" in fw.json ` +
     `(or set it in app_configs/<app>.ini or the environment); npx fw docs mail`
   );
@@ -71,7 +85,7 @@ export const mail: Builtin = {
         send: `send${pascalCase(name)}Mail`,
       }),
       { type: 'fw:dependency', name: 'nodemailer' },
-      senderStep(fw.config),
+      await senderStep(fw),
     ];
   },
 };

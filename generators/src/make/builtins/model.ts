@@ -74,7 +74,7 @@ export const model: Builtin = {
     return [
       nameQuestion('Model name', (n) => (/^[A-Za-z][A-Za-z0-9_ -]*$/.test(n) ? undefined : `"${n}" is not a usable model name: letters and digits, starting with a letter`)),
       typeof names === 'function'
-        ? { type: 'list', name: 'bind', message: 'Database bind (of DATABASE_BINDS_FILE)', choices: names, default: async () => (await names())[0], when: async () => (await names()).length > 1 }
+        ? { type: 'list', name: 'bind', message: 'Database bind (of DATABASE_BINDS_FILE)', choices: names, default: async () => (await names())[0], when: async () => (await names()).length > 1, fromProject: true }
         : { type: 'list', name: 'bind', message: 'Database bind', choices: names, default: names[0], when: () => names.length > 1 },
       {
         type: 'input',
