@@ -27,6 +27,10 @@ beforeAll(async () => {
   writeFileSync(path.join(root, '.fw/record.json'), JSON.stringify({ secret: SECRET }));
   writeFileSync(path.join(root, 'fluid/frontend/.env'), `VITE_SECRET=${SECRET}\n`);
   writeFileSync(path.join(root, '.env'), `SECRET_KEY=${SECRET}\n`);
+  // Files of the root that no deny-list name covers: only the workspace rule keeps them out.
+  mkdirSync(path.join(root, 'scripts'), { recursive: true });
+  writeFileSync(path.join(root, 'scripts/seed.js'), `export const secret = '${SECRET}';\n`);
+  writeFileSync(path.join(root, 'eslint.config.js'), `export const secret = '${SECRET}';\n`);
   // Links a developer might make in a workspace: by their names they pass the deny list.
   symlinkSync('../../../fw.json', path.join(root, 'fluid/frontend/src/settings.json'));
   symlinkSync('../../app.ts', path.join(root, 'fluid/frontend/src/app-link.js'));
@@ -65,6 +69,7 @@ describe('what the proxy still serves', () => {
     ['/vite-dev/fluid/frontend/src/main.js?raw', 'export default'],
     ['/vite-dev/fluid/frontend/public/favicon.svg', '<svg'],
     ['/vite-dev/fluid/frontend/src/entry.js?raw', 'export default'], // a link to a file of the workspace
+    ['/vite-dev/@id/fluid/frontend/src/main.js?raw', 'export default'], // an id naming a workspace file
   ])('%s', async (url, text) => {
     const res = await raw(url);
     expect(res.status, res.body.slice(0, 300)).toBe(200);
@@ -100,10 +105,18 @@ describe('the probes of issue 17', () => {
     '/vite-dev/@fs{root}/fluid/frontend/src/settings.json',
     '/vite-dev/fluid/frontend/src/app-link.js?raw',
     '/vite-dev/fluid/frontend/src/configs/demo.ini?raw',
+    // An /@id/ naming a file of the root is that file: before, these reached Vite, whose 403 page
+    // told the file existed and printed the project's absolute path and allow list.
+    '/vite-dev/@id/scripts/seed.js?raw',
+    '/vite-dev/@id/scripts/seed.js?url',
+    '/vite-dev/@id/eslint.config.js?raw',
+    '/vite-dev/@id/eslint.config.js?import',
+    '/vite-dev/@id/scripts/seed.js',
   ])('%s is 404', async (url) => {
     const res = await raw(url.replace('{root}', root));
     expect(res.status).toBe(404);
     expect(res.body).not.toContain(SECRET);
+    expect(res.body).not.toContain(root);
   });
 });
 
