@@ -7,6 +7,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
@@ -79,6 +80,35 @@ describe('what the proxy still serves', () => {
   it('the index still renders through /vite-dev', async () => {
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain('src="/vite-dev/fluid/frontend/src/main.js"');
+  });
+});
+
+/** The first line of the answer to a websocket upgrade of `path`, once the server has closed or switched. */
+function upgrade(path: string, protocol?: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let data = '';
+    socket.on('data', (d: Buffer) => {
+      data += d.toString();
+      if (data.startsWith('HTTP/1.1 101 ')) socket.destroy(); // switched: that is the answer
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(data.split('\r\n')[0] ?? ''));
+    const sub = protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : '';
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n` +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n${sub}\r\n`,
+    );
+  });
+}
+
+describe('websocket upgrades', () => {
+  it("Vite's HMR socket switches; an upgrade without its subprotocol is 400 and closed, not left open for ever", async () => {
+    expect(await upgrade('/vite-dev/', 'vite-hmr')).toBe('HTTP/1.1 101 Switching Protocols');
+    expect(await upgrade('/vite-dev/')).toBe('HTTP/1.1 400 Bad Request');
+    expect(await upgrade('/vite-dev/?token=x', 'chat')).toBe('HTTP/1.1 400 Bad Request');
+    expect(await upgrade('/vite-dev/app_configs/demo.ini', 'vite-hmr')).toBe('HTTP/1.1 404 Not Found');
   });
 });
 

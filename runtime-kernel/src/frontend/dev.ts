@@ -114,6 +114,13 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return true;
       }
+      // Vite takes only its own subprotocols and leaves any other upgrade unanswered: the socket
+      // would stay open for ever (no server timeout applies once a connection is upgraded).
+      const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+      if (!protocols.some((p) => VITE_PROTOCOLS.has(p))) {
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return true;
+      }
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
       wsProxy.ws(req, socket, head);
@@ -130,6 +137,9 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
     },
   };
 }
+
+/** The websocket subprotocols Vite's HMR server answers (its client's, and its ping's). */
+const VITE_PROTOCOLS: ReadonlySet<string> = new Set(['vite-hmr', 'vite-ping']);
 
 /** `server.fs.allow`: the workspaces and every `node_modules` from the root up (packages hoisted above it). */
 function devAllow(projectRoot: string, workspaces: readonly string[]): string[] {
