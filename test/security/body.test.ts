@@ -109,6 +109,21 @@ describe('parsing', () => {
     expect(await del.json()).toEqual({ body: { d: 1 } });
   });
 
+  it('a compressed body that does not inflate (corrupt, cut short, not compressed at all) is 400 INVALID_BODY, not 500', async () => {
+    const whole = gzipSync(JSON.stringify({ a: 1 }));
+    const bodies: [string, Uint8Array<ArrayBuffer>][] = [
+      ['gzip', new Uint8Array(Buffer.from('not gzip at all'))],
+      ['gzip', new Uint8Array(whole.subarray(0, whole.length - 6))],
+      ['deflate', new Uint8Array(Buffer.from('garbage'))],
+      ['br', new Uint8Array(Buffer.from('garbage-not-brotli-xxxxxxxxxxxxxx'))],
+    ];
+    for (const [encoding, body] of bodies) {
+      const res = await post('/api/echo', 'application/json', body, { 'Content-Encoding': encoding });
+      expect(res.status, encoding).toBe(400);
+      expect(await res.json()).toEqual({ error: 'Malformed request body', code: 'INVALID_BODY' });
+    }
+  });
+
   it('malformed JSON is 400 INVALID_BODY, without echoing the parser', async () => {
     const res = await post('/api/echo', 'application/json', '{"a": nope}');
     expect(res.status).toBe(400);

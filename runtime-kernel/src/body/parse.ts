@@ -7,7 +7,7 @@
  * `BODY_JSON_LIMIT` (default 1 MiB), `BODY_FORM_LIMIT` and `BODY_TEXT_LIMIT` (100 KiB). A larger
  * body answers 413 `BODY_TOO_LARGE` (JSON for API callers, the styled page for browsers); a
  * declared `Content-Length` over the limit is refused before a byte is read. Malformed JSON
- * answers 400 `INVALID_BODY`; a charset other than UTF-8 (or US-ASCII) 415 `UNSUPPORTED_BODY`
+ * (or a compressed body that does not inflate) answers 400 `INVALID_BODY`; a charset other than UTF-8 (or US-ASCII) 415 `UNSUPPORTED_BODY`
  * (the parser would decode it as UTF-8). Other content types (multipart, binary) are left unread for the
  * handler. A route opts out with `rawBody` (it reads `ctx.req` itself) or changes its limits with
  * `bodyLimit({ json, form, text })`.
@@ -131,6 +131,11 @@ function translate(err: unknown): unknown {
     return new HttpError(413, `Request body too large${limit}`, { code: 'BODY_TOO_LARGE', cause: err });
   }
   if (e?.status === 400 && e.expose !== true) return new HttpError(400, 'Malformed request body', { code: 'INVALID_BODY', cause: err });
+  // A body that does not inflate (gzip/deflate: Z_DATA_ERROR, Z_BUF_ERROR; brotli: ERR__ERROR_*)
+  // is the client's mistake, not a 500 with a stack in the log.
+  if (e?.status === undefined && typeof (err as { code?: unknown })?.code === 'string' && /^(?:Z_|ERR__)/.test((err as { code: string }).code)) {
+    return new HttpError(400, 'Malformed request body', { code: 'INVALID_BODY', cause: err });
+  }
   if (e?.status === 415) return new HttpError(415, 'Unsupported body encoding or charset', { code: 'UNSUPPORTED_BODY', cause: err });
   return err;
 }
