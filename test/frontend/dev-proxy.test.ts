@@ -7,6 +7,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
@@ -27,6 +28,10 @@ beforeAll(async () => {
   writeFileSync(path.join(root, '.fw/record.json'), JSON.stringify({ secret: SECRET }));
   writeFileSync(path.join(root, 'fluid/frontend/.env'), `VITE_SECRET=${SECRET}\n`);
   writeFileSync(path.join(root, '.env'), `SECRET_KEY=${SECRET}\n`);
+  // Files of the root that no deny-list name covers: only the workspace rule keeps them out.
+  mkdirSync(path.join(root, 'scripts'), { recursive: true });
+  writeFileSync(path.join(root, 'scripts/seed.js'), `export const secret = '${SECRET}';\n`);
+  writeFileSync(path.join(root, 'eslint.config.js'), `export const secret = '${SECRET}';\n`);
   // Links a developer might make in a workspace: by their names they pass the deny list.
   symlinkSync('../../../fw.json', path.join(root, 'fluid/frontend/src/settings.json'));
   symlinkSync('../../app.ts', path.join(root, 'fluid/frontend/src/app-link.js'));
@@ -65,6 +70,7 @@ describe('what the proxy still serves', () => {
     ['/vite-dev/fluid/frontend/src/main.js?raw', 'export default'],
     ['/vite-dev/fluid/frontend/public/favicon.svg', '<svg'],
     ['/vite-dev/fluid/frontend/src/entry.js?raw', 'export default'], // a link to a file of the workspace
+    ['/vite-dev/@id/fluid/frontend/src/main.js?raw', 'export default'], // an id naming a workspace file
   ])('%s', async (url, text) => {
     const res = await raw(url);
     expect(res.status, res.body.slice(0, 300)).toBe(200);
@@ -74,6 +80,35 @@ describe('what the proxy still serves', () => {
   it('the index still renders through /vite-dev', async () => {
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain('src="/vite-dev/fluid/frontend/src/main.js"');
+  });
+});
+
+/** The first line of the answer to a websocket upgrade of `path`, once the server has closed or switched. */
+function upgrade(path: string, protocol?: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let data = '';
+    socket.on('data', (d: Buffer) => {
+      data += d.toString();
+      if (data.startsWith('HTTP/1.1 101 ')) socket.destroy(); // switched: that is the answer
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(data.split('\r\n')[0] ?? ''));
+    const sub = protocol ? `Sec-WebSocket-Protocol: ${protocol}\r\n` : '';
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n` +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n${sub}\r\n`,
+    );
+  });
+}
+
+describe('websocket upgrades', () => {
+  it("Vite's HMR socket switches; an upgrade without its subprotocol is 400 and closed, not left open for ever", async () => {
+    expect(await upgrade('/vite-dev/', 'vite-hmr')).toBe('HTTP/1.1 101 Switching Protocols');
+    expect(await upgrade('/vite-dev/')).toBe('HTTP/1.1 400 Bad Request');
+    expect(await upgrade('/vite-dev/?token=x', 'chat')).toBe('HTTP/1.1 400 Bad Request');
+    expect(await upgrade('/vite-dev/app_configs/demo.ini', 'vite-hmr')).toBe('HTTP/1.1 404 Not Found');
   });
 });
 
@@ -100,10 +135,18 @@ describe('the probes of issue 17', () => {
     '/vite-dev/@fs{root}/fluid/frontend/src/settings.json',
     '/vite-dev/fluid/frontend/src/app-link.js?raw',
     '/vite-dev/fluid/frontend/src/configs/demo.ini?raw',
+    // An /@id/ naming a file of the root is that file: before, these reached Vite, whose 403 page
+    // told the file existed and printed the project's absolute path and allow list.
+    '/vite-dev/@id/scripts/seed.js?raw',
+    '/vite-dev/@id/scripts/seed.js?url',
+    '/vite-dev/@id/eslint.config.js?raw',
+    '/vite-dev/@id/eslint.config.js?import',
+    '/vite-dev/@id/scripts/seed.js',
   ])('%s is 404', async (url) => {
     const res = await raw(url.replace('{root}', root));
     expect(res.status).toBe(404);
     expect(res.body).not.toContain(SECRET);
+    expect(res.body).not.toContain(root);
   });
 });
 

@@ -4,7 +4,7 @@
  * kernel's production boot and `fw build` (the built CLI, as a user runs it).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Fluid } from '@fw/kernel';
@@ -46,6 +46,22 @@ describe('the kernel production boot', () => {
   it('refuses a dotfile in a nested folder of public/', async () => {
     writeFiles(publicDir(), { 'nested/.secret': 'x' });
     await expect(boot()).rejects.toThrow(/fluid\/frontend\/public\/nested\/\.secret is a dotfile/);
+  });
+
+  it('refuses public/ itself as a symlink (to app_configs/), naming it and its target', async () => {
+    const saved = path.join(root, 'fluid/frontend/public-real');
+    renameSync(publicDir(), saved);
+    mkdirSync(path.join(root, 'app_configs'), { recursive: true });
+    writeFileSync(path.join(root, 'app_configs/leak.ini'), 'SECRET_KEY = leak\n');
+    symlinkSync('../../app_configs', publicDir());
+    try {
+      await expect(boot()).rejects.toThrow(/fluid\/frontend\/public is a symlink \(to \.\.\/\.\.\/app_configs\): Vite's build would copy everything in its target/);
+      expect(existsSync(path.join(root, 'fluid/frontend/dist/leak.ini'))).toBe(false);
+    } finally {
+      rmSync(publicDir());
+      renameSync(saved, publicDir());
+      rmSync(path.join(root, 'app_configs/leak.ini'));
+    }
   });
 
   it('refuses a symlink in public/, naming it and its target', async () => {

@@ -1,7 +1,8 @@
 /**
  * The server's limits, over raw TCP to a listening app: slow-header (slowloris) connections and
  * silent ones are cut at the headers timeout, an idle keep-alive connection outlives the headers
- * timeout, the connection cap refuses the connection past it, and the settings come from config.
+ * timeout, the connection cap refuses the connection past it, the settings come from config, and
+ * a request with two Host headers is 400 (RFC 9112 §3.2).
  */
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -102,4 +103,23 @@ it('a headers timeout above the request timeout is an error naming both keys', a
   const fluid = makeFluid({ config: { SERVER_HEADERS_TIMEOUT: 30, SERVER_REQUEST_TIMEOUT: 10 } });
   fluids.push(fluid);
   await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow('SERVER_HEADERS_TIMEOUT (30 s) must not exceed SERVER_REQUEST_TIMEOUT (10 s)');
+});
+
+it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security headers, a websocket upgrade with two is 400; one Host is served', async () => {
+  const { port } = await listen({});
+  const ask = async (head: string, connection = 'close'): Promise<string> => {
+    const c = open(port);
+    c.socket.write(`${head}Connection: ${connection}\r\n\r\n`);
+    await c.closed;
+    return c.received();
+  };
+  for (const hosts of ['Host: a\r\nHost: b\r\n', 'Host: a\r\nhOST: a\r\n']) {
+    const answer = await ask(`GET / HTTP/1.1\r\n${hosts}Accept: application/json\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(answer).toContain('{"error":"More than one Host header","code":"DUPLICATE_HOST"}');
+  }
+  const upgrade = await ask('GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n', 'Upgrade');
+  expect(upgrade).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  expect(await ask('GET / HTTP/1.1\r\nHost: a\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*hello$/);
 });

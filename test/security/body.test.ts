@@ -109,10 +109,45 @@ describe('parsing', () => {
     expect(await del.json()).toEqual({ body: { d: 1 } });
   });
 
+  it('a compressed body that does not inflate (corrupt, cut short, not compressed at all) is 400 INVALID_BODY, not 500', async () => {
+    const whole = gzipSync(JSON.stringify({ a: 1 }));
+    const bodies: [string, Uint8Array<ArrayBuffer>][] = [
+      ['gzip', new Uint8Array(Buffer.from('not gzip at all'))],
+      ['gzip', new Uint8Array(whole.subarray(0, whole.length - 6))],
+      ['deflate', new Uint8Array(Buffer.from('garbage'))],
+      ['br', new Uint8Array(Buffer.from('garbage-not-brotli-xxxxxxxxxxxxxx'))],
+    ];
+    for (const [encoding, body] of bodies) {
+      const res = await post('/api/echo', 'application/json', body, { 'Content-Encoding': encoding });
+      expect(res.status, encoding).toBe(400);
+      expect(await res.json()).toEqual({ error: 'Malformed request body', code: 'INVALID_BODY' });
+    }
+  });
+
   it('malformed JSON is 400 INVALID_BODY, without echoing the parser', async () => {
     const res = await post('/api/echo', 'application/json', '{"a": nope}');
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'Malformed request body', code: 'INVALID_BODY' });
+  });
+
+  it('a charset other than UTF-8 is 415 UNSUPPORTED_BODY, not text decoded wrongly; utf-8 in any spelling and us-ascii are read', async () => {
+    const refused: [string, Uint8Array<ArrayBuffer>][] = [
+      ['application/x-www-form-urlencoded; charset=iso-8859-1', new Uint8Array(Buffer.from('name=caf\xe9', 'latin1'))],
+      ['text/plain; charset=utf-16le', new Uint8Array(Buffer.from('café', 'utf16le'))],
+      ['application/json; charset=windows-1252', new Uint8Array(Buffer.from('{"a":"caf\xe9"}', 'latin1'))],
+      ['application/vnd.api+json; charset=bogus', new Uint8Array(Buffer.from('{"a":1}'))],
+    ];
+    for (const [type, body] of refused) {
+      const res = await post('/api/echo', type, body);
+      expect(res.status, type).toBe(415);
+      expect(await res.json()).toEqual({ error: 'Unsupported body encoding or charset', code: 'UNSUPPORTED_BODY' });
+    }
+    for (const type of ['application/json; charset=UTF-8', 'application/json; charset="utf8"', 'application/json; charset=us-ascii']) {
+      expect(await (await post('/api/echo', type, '{"a":"café"}')).json(), type).toEqual({ body: { a: 'café' } });
+    }
+    // A type the parser leaves alone keeps its charset for the handler.
+    const binary = await post('/api/upload', 'application/octet-stream; charset=iso-8859-1', new Uint8Array(3));
+    expect(await binary.json()).toEqual({ bytes: 3, parsed: null });
   });
 
   it('a form cannot pollute prototypes', async () => {

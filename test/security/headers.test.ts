@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest, createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -188,6 +188,31 @@ describe('HSTS', () => {
     expect(spoofed.headers.get('strict-transport-security')).toBeNull();
     const noFix = await start(app());
     expect((await fetch(`${noFix}/api/json`, { headers: { 'X-Forwarded-Proto': 'https' } })).headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it("X-Forwarded-Proto appended to by the trusted proxy: the proxy's value counts, not the client's on the left", async () => {
+    const base = await start(app({ config: { PROXY_FIX: true, PROXY_TRUSTED_HOSTS: ['loopback'] } }));
+    const { port } = new URL(base);
+    /** The HSTS header of a GET /api/json with these raw header lines. */
+    const hsts = (lines: string): Promise<string | undefined> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let data = '';
+        socket.on('data', (d: Buffer) => (data += d.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(/\r\nstrict-transport-security: ([^\r]*)/i.exec(data)?.[1]));
+        socket.write(`GET /api/json HTTP/1.1\r\nHost: x\r\n${lines}Connection: close\r\n\r\n`);
+      });
+    const HSTS = 'max-age=31536000; includeSubDomains';
+    // One proxy (the loopback peer) that appends: a second line, or after a comma.
+    expect(await hsts('X-Forwarded-Proto: https\r\nX-Forwarded-Proto: http\r\n')).toBeUndefined();
+    expect(await hsts('X-Forwarded-Proto: https, http\r\n')).toBeUndefined();
+    expect(await hsts('X-Forwarded-Proto: http, https\r\n')).toBe(HSTS);
+    expect(await hsts('X-Forwarded-Proto: https\r\n')).toBe(HSTS); // a proxy that replaces
+    // Two trusted proxies (X-Forwarded-For names the inner one): the outer one's value, the first.
+    expect(await hsts('X-Forwarded-For: 203.0.113.9, 127.0.0.2\r\nX-Forwarded-Proto: https, http\r\n')).toBe(HSTS);
+    // The client forging a third value on the left changes nothing.
+    expect(await hsts('X-Forwarded-For: 203.0.113.9, 127.0.0.2\r\nX-Forwarded-Proto: https, http, http\r\n')).toBeUndefined();
   });
 
   it('SECURITY_HSTS_MAX_AGE and SECURITY_HSTS_INCLUDE_SUBDOMAINS shape it; 0 sends none', async () => {

@@ -7,7 +7,8 @@
  * `BODY_JSON_LIMIT` (default 1 MiB), `BODY_FORM_LIMIT` and `BODY_TEXT_LIMIT` (100 KiB). A larger
  * body answers 413 `BODY_TOO_LARGE` (JSON for API callers, the styled page for browsers); a
  * declared `Content-Length` over the limit is refused before a byte is read. Malformed JSON
- * answers 400 `INVALID_BODY`. Other content types (multipart, binary) are left unread for the
+ * (or a compressed body that does not inflate) answers 400 `INVALID_BODY`; a charset other than UTF-8 (or US-ASCII) 415 `UNSUPPORTED_BODY`
+ * (the parser would decode it as UTF-8). Other content types (multipart, binary) are left unread for the
  * handler. A route opts out with `rawBody` (it reads `ctx.req` itself) or changes its limits with
  * `bodyLimit({ json, form, text })`.
  */
@@ -52,6 +53,20 @@ export function bodyLimit(limits: BodyLimits): Handler {
   return marker(LIMITS, { ...limits });
 }
 
+/** The content types the parser reads (@koa/bodyparser's JSON, form and text types). */
+const PARSED_TYPES = [
+  'application/json',
+  'application/json-patch+json',
+  'application/vnd.api+json',
+  'application/csp-report',
+  'application/reports+json',
+  'application/scim+json',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+];
+/** The charsets it decodes correctly: co-body reads every body as UTF-8 whatever the header says. */
+const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
+
 type Parser = ReturnType<typeof koaBodyParser>;
 const noop = async (): Promise<void> => undefined;
 
@@ -78,6 +93,11 @@ export class BodyReader {
   async parse(ctx: FluidContext): Promise<void> {
     if (ctx.request.body !== undefined || !PARSED_METHODS.has(ctx.method)) return;
     if (routeMark<boolean>(ctx, RAW)) return;
+    const charset = ctx.request.charset.toLowerCase();
+    // A Latin-1 form or a UTF-16 text would be decoded as UTF-8: replacement characters, no error.
+    if (charset && !UTF8_CHARSETS.has(charset) && ctx.request.is(PARSED_TYPES)) {
+      throw new HttpError(415, 'Unsupported body encoding or charset', { code: 'UNSUPPORTED_BODY' });
+    }
     const limits = routeMark<BodyLimits>(ctx, LIMITS);
     const parser = this.#parser(makeParser ?? (await loadParser()), limits ? { ...this.defaults, ...limits } : this.defaults);
     try {
@@ -112,6 +132,11 @@ function translate(err: unknown): unknown {
     return new HttpError(413, `Request body too large${limit}`, { code: 'BODY_TOO_LARGE', cause: err });
   }
   if (e?.status === 400 && e.expose !== true) return new HttpError(400, 'Malformed request body', { code: 'INVALID_BODY', cause: err });
+  // A body that does not inflate (gzip/deflate: Z_DATA_ERROR, Z_BUF_ERROR; brotli: ERR__ERROR_*)
+  // is the client's mistake, not a 500 with a stack in the log.
+  if (e?.status === undefined && typeof (err as { code?: unknown })?.code === 'string' && /^(?:Z_|ERR__)/.test((err as { code: string }).code)) {
+    return new HttpError(400, 'Malformed request body', { code: 'INVALID_BODY', cause: err });
+  }
   if (e?.status === 415) return new HttpError(415, 'Unsupported body encoding or charset', { code: 'UNSUPPORTED_BODY', cause: err });
   return err;
 }

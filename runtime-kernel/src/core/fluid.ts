@@ -23,8 +23,8 @@ import { loadConfigDetails } from './config/index.js';
 import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState } from './context.js';
 import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
-import { createLogger, FrameworkException, type Logger } from './errors.js';
-import { closeAfterResponses, createHttpServer, stopServer } from './http-server.js';
+import { createLogger, FrameworkException, HttpError, type Logger } from './errors.js';
+import { closeAfterResponses, createHttpServer, hasDuplicateHost, stopServer } from './http-server.js';
 import { escape, type Markup } from './markup.js';
 import { STAGES, type Plugin, type Stage } from './plugin.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
@@ -331,9 +331,13 @@ export class FluidCore {
 
   /**
    * Offers a websocket upgrade to the plugins (the sockets plugin serves the `ws` routes); one
-   * nobody takes is answered 404.
+   * nobody takes is answered 404, one with more than one `Host` header 400.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (hasDuplicateHost(req.rawHeaders)) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     for (const plugin of this.#plugins.values()) if (plugin.upgrade?.(this, req, socket, head)) return;
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   }
@@ -435,6 +439,7 @@ export class FluidCore {
           return fail(ctx, err);
         }
       }
+      if (hasDuplicateHost(ctx.req.rawHeaders)) return fail(ctx, new HttpError(400, 'More than one Host header', { code: 'DUPLICATE_HOST' }));
       return next().then(
         () => finish(ctx),
         (err: unknown) => fail(ctx, err),

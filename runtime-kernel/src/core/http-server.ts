@@ -87,6 +87,22 @@ export function createHttpServer(config: ServerConfig, listener: RequestListener
 }
 
 /**
+ * True when a request carries more than one `Host` field line. RFC 9112 §3.2 requires a 400 for
+ * it; Node keeps the first and drops the rest, while a proxy in front may have routed by another
+ * one, so the app and the proxy would disagree on the origin (the CSRF origin check uses it).
+ */
+export function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
+/**
  * Every open socket of a server made by {@link createHttpServer}, upgraded ones included: Node's
  * `closeAllConnections()` knows only HTTP connections, and an upgraded socket nobody ends (a
  * proxied websocket, say) would keep `server.close()` from ever calling back.

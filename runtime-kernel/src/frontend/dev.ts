@@ -114,6 +114,13 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return true;
       }
+      // Vite takes only its own subprotocols and leaves any other upgrade unanswered: the socket
+      // would stay open for ever (no server timeout applies once a connection is upgraded).
+      const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+      if (!protocols.some((p) => VITE_PROTOCOLS.has(p))) {
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return true;
+      }
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
       wsProxy.ws(req, socket, head);
@@ -130,6 +137,9 @@ export async function startDevServer(projectRoot: string, logger: Logger, worksp
     },
   };
 }
+
+/** The websocket subprotocols Vite's HMR server answers (its client's, and its ping's). */
+const VITE_PROTOCOLS: ReadonlySet<string> = new Set(['vite-hmr', 'vite-ping']);
 
 /** `server.fs.allow`: the workspaces and every `node_modules` from the root up (packages hoisted above it). */
 function devAllow(projectRoot: string, workspaces: readonly string[]): string[] {
@@ -148,7 +158,8 @@ const FORBIDDEN = /[\\\u0000-\u001f\u007f]/;
  * The gate in front of the dev server: answers whether a path under `/vite-dev` (the part after
  * the prefix, raw from the request line, query included) may reach Vite. Allowed:
  *
- * - Vite's virtual modules (`/@vite/client`, `/@react-refresh`, `/@solid-refresh`, `/@id/<bare id>`);
+ * - Vite's virtual modules (`/@vite/client`, `/@react-refresh`, `/@solid-refresh`, `/@id/<bare id>`;
+ *   an `/@id/` naming a file or folder of the project root is judged as that file);
  * - files inside a frontend workspace or a `node_modules` folder, as a root-relative path or as
  *   `/@fs/<absolute path>`;
  *
@@ -188,7 +199,14 @@ export function allowedDevPath(projectRoot: string, workspaces: readonly string[
       if ('/' + rest.join('/') !== file || !within(file)) return false;
       return !denied(named(file, root)) && allowedTarget(file);
     }
-    if (first === '@id') return rest.length > 0 && rest[0] !== '' && !rest.join('/').startsWith('/') && !denied(rest.join('/'));
+    if (first === '@id') {
+      if (rest.length === 0 || rest[0] === '' || rest.join('/').startsWith('/') || denied(rest.join('/'))) return false;
+      // Vite resolves an id naming something in the project root as a root-relative file
+      // (`/@id/eslint.config.js?raw`): the same rule as a plain path then.
+      if (!existsSync(join(root, rest[0]!))) return true;
+      const file = resolve(root, ...rest);
+      return within(file) && allowedTarget(file);
+    }
     if (first.startsWith('@')) return rest.length === 0 || segments.every((s) => s !== '');
     const file = resolve(root, ...segments);
     return within(file) && !denied(segments.join('/')) && allowedTarget(file);

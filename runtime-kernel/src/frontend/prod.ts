@@ -13,7 +13,8 @@ import { nodeCmd } from './node.js';
 /**
  * Refuses a production build whose `public/` folders would leak (issue 17 §2): Vite's build copies
  * `<workspace>/public/` into `dist/` with its dotfiles (`public/.env` becomes `dist/.env`) and with
- * the *targets* of symlinks (a link to `/etc/passwd` becomes a file in `dist/`). Throws
+ * the *targets* of symlinks (a link to `/etc/passwd` becomes a file in `dist/`; `public/` itself
+ * linked to `app_configs/` would copy every ini). Throws
  * `FrontendException` naming the first such file (relative to `projectRoot`); `workspaces` are
  * folders relative to it (`fluid/frontend`). Both build paths call it: the kernel's production
  * boot and `fw build`.
@@ -42,7 +43,21 @@ export async function checkPublicDirs(projectRoot: string, workspaces: readonly 
       if (stats.isDirectory()) await walk(child);
     }
   };
-  for (const workspace of workspaces) await walk(posix.join(workspace, 'public'));
+  for (const workspace of workspaces) {
+    const dir = posix.join(workspace, 'public');
+    // public/ itself as a link (to app_configs/, say) would have Vite copy the whole target.
+    const self = await lstat(join(projectRoot, dir)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (self?.isSymbolicLink()) {
+      const target = await readlink(join(projectRoot, dir)).catch(() => '?');
+      throw new FrontendException(
+        `${dir} is a symlink (to ${target}): Vite's build would copy everything in its target into dist/. Make public/ a folder of its own.`,
+      );
+    }
+    await walk(dir);
+  }
 }
 
 /** Which production steps run. */
