@@ -299,7 +299,7 @@ test('ctx. completes the fields plugins add; LL. completes the translation keys'
   expect(names("i18nObject('en').").sort()).toEqual(['helloName', 'signOut']);
 });
 
-test('mistakes are diagnostics: an unknown translation key, a missing parameter, wrong template data, a wrong handler', () => {
+test('mistakes are diagnostics: an unknown translation key, a missing parameter, wrong template data, a wrong handler, a locale the app lacks', () => {
   const probe = [
     "import { fluid } from './app.js';",
     "import { i18nObject } from './i18n/i18n-util.js';",
@@ -309,11 +309,12 @@ test('mistakes are diagnostics: an unknown translation key, a missing parameter,
     "fluid.app.get('b', '/b', () => LL.helloName());",
     "fluid.app.get('c', '/c', (ctx) => ctx.render('index.html', 42));",
     "fluid.app.get('d', '/d', (ctx: number) => ctx);",
-    "fluid.app.get('e', '/e', (ctx) => i18nObject(ctx.locale));",
+    "fluid.app.get('e', '/e', () => i18nObject('fr'));",
+    "fluid.app.get('f', '/f', (ctx) => i18nObject(ctx.locale).signOut());",
     '',
   ].join('\n');
   const file = authEditor.open('fluid/probe.ts', probe);
-  // One error on each wrong line (5 to 9), none elsewhere.
+  // One error on each wrong line (5 to 9: 'fr' is no locale of the app), none elsewhere (ctx.locale is one of its Locales).
   const lines = authEditor.service.getSemanticDiagnostics(file).map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1);
   expect([...new Set(lines)]).toEqual([5, 6, 7, 8, 9]);
 });
