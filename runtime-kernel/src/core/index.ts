@@ -23,7 +23,7 @@ export type { WsHandler, WsMatch, WsRouterOptions, WsGuard, WsRouteOptions } fro
 export { RouteTable, queryString, closeMatches } from './url.js';
 export type { UrlParams, UrlForOptions, QueryValue, RouteEntry, RouteLayer } from './url.js';
 export { setBody } from './body.js';
-export { clientAddress, normaliseAddress, trustFunction } from './client-address.js';
+export { addressNetwork, clientAddress, normaliseAddress, trustFunction } from './client-address.js';
 export type { ProxyConfig } from './client-address.js';
 export { loadConfig, loadConfigDetails, decodeText, readText } from './config/index.js';
 export type { ConfigNotice, LoadConfigOptions, LoadedConfig } from './config/index.js';
