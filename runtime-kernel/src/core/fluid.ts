@@ -21,7 +21,7 @@ import { setBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { loadConfigDetails } from './config/index.js';
 import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState } from './context.js';
-import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
+import { answerError, answerErrorInDebug, fillErrorBody, serialiseBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, HttpError, type Logger } from './errors.js';
 import { closeAfterResponses, createHttpServer, hostProblem, stopServer } from './http-server.js';
@@ -445,6 +445,20 @@ export class FluidCore {
       else answerError(ctx, err, logger);
       return finish(ctx);
     };
+    // A body that does not become JSON (too deep, a cycle, a BigInt) fails here, after the
+    // processors saw the object, and gets the app's own 500 instead of Koa's bare one.
+    const serialise = (ctx: FluidContext): Promise<void> | undefined => {
+      try {
+        serialiseBody(ctx);
+      } catch (err) {
+        return fail(ctx, err);
+      }
+      return undefined;
+    };
+    const done = (ctx: FluidContext): Promise<void> | undefined => {
+      const processing = finish(ctx);
+      return processing === undefined ? serialise(ctx) : processing.then(() => serialise(ctx));
+    };
     const arriveHere = arrivals.length > 0 && !ownLevel;
     koa.use((ctx, next) => {
       if (arriveHere) {
@@ -457,7 +471,7 @@ export class FluidCore {
       const host = hostProblem(ctx.req);
       if (host !== undefined) return fail(ctx, host === 'duplicate' ? DUPLICATE_HOST() : MISSING_HOST());
       return next().then(
-        () => finish(ctx),
+        () => done(ctx),
         (err: unknown) => fail(ctx, err),
       );
     });
