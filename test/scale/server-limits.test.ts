@@ -170,6 +170,13 @@ it("requests Node's parser refuses (malformed request line, 20 KB of headers, to
   expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('hello');
 });
 
+it('fluid.clientErrorHeaders refuses a header that is not valid HTTP, naming it', () => {
+  const fluid = makeFluid();
+  fluids.push(fluid);
+  expect(() => fluid.clientErrorHeaders([['x-ok', 'a\r\nSet-Cookie: x=1']])).toThrow(/fluid\.clientErrorHeaders\(\): "x-ok": .*Invalid character/);
+  expect(() => fluid.clientErrorHeaders([['bad name', 'v']])).toThrow(/fluid\.clientErrorHeaders\(\): "bad name": /);
+});
+
 it('with SECURITY_HEADERS off, those answers carry Connection: close and no security headers', async () => {
   const { port } = await listen({ SECURITY_HEADERS: false });
   const c = open(port);

@@ -11,7 +11,7 @@
  * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
  */
 import cluster from 'node:cluster';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { validateHeaderName, validateHeaderValue, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import Koa from 'koa';
@@ -252,8 +252,17 @@ export class FluidCore {
    * Sets the headers of the answers the app's servers give themselves to a request Node's parser
    * refuses before the app sees it (400 malformed, 431 headers too large, 408 too slow, 413), beside
    * `Connection: close`. The security plugin puts its inert-response headers here. The last call wins.
+   * Throws a `FrameworkException` naming a header whose name or value is not valid HTTP.
    */
   clientErrorHeaders(headers: readonly (readonly [string, string])[]): this {
+    for (const [name, value] of headers) {
+      try {
+        validateHeaderName(name);
+        validateHeaderValue(name, value);
+      } catch (err) {
+        throw new FrameworkException(`fluid.clientErrorHeaders(): ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err });
+      }
+    }
     this.#clientErrorHeaders = headers;
     return this;
   }
