@@ -179,6 +179,12 @@ export const configShape = {
     .optional()
     .describe('Limit applied to every route without its own limit (exempt routes excepted), e.g. "100/minute". Unset: no default limit.'),
   RATELIMIT_ENABLED: bool('Master switch for rate limiting. Default true.', true),
+  RATELIMIT_IPV6_PREFIX: z
+    .int({ error: 'a prefix length, a whole number 1-128' })
+    .min(1, { error: 'a prefix length, a whole number 1-128' })
+    .max(128, { error: 'a prefix length, a whole number 1-128' })
+    .default(64)
+    .describe('Prefix length of the IPv6 network a rate limit counts as one client (IPv4 clients count per address). Default 64.'),
   EVENTS_EVENT_QUEUE_SIZE: z
     .int({ error: 'a positive integer' })
     .positive({ error: 'a positive integer' })

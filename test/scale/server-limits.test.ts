@@ -105,7 +105,7 @@ it('a headers timeout above the request timeout is an error naming both keys', a
   await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow('SERVER_HEADERS_TIMEOUT (30 s) must not exceed SERVER_REQUEST_TIMEOUT (10 s)');
 });
 
-it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security headers, a websocket upgrade with two is 400; one Host is served', async () => {
+it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security headers, a websocket upgrade with two or none is 400; one Host is served', async () => {
   const { port } = await listen({});
   const ask = async (head: string, connection = 'close'): Promise<string> => {
     const c = open(port);
@@ -121,5 +121,66 @@ it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security he
   }
   const upgrade = await ask('GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n', 'Upgrade');
   expect(upgrade).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  const noHost = await ask('GET / HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n', 'Upgrade');
+  expect(noHost).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   expect(await ask('GET / HTTP/1.1\r\nHost: a\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*hello$/);
+});
+
+it("requests Node's parser refuses (malformed request line, 20 KB of headers, too slow) get Node's status with the inert security headers and Connection: close", async () => {
+  const { port } = await listen({ SERVER_HEADERS_TIMEOUT: 1, SERVER_REQUEST_TIMEOUT: 2 });
+  const ask = async (bytes: string): Promise<string> => {
+    const c = open(port);
+    if (bytes !== '') c.socket.write(bytes);
+    await c.closed;
+    return c.received();
+  };
+  const inert = (answer: string): void => {
+    expect(answer).toMatch(/\r\nConnection: close\r\n/);
+    expect(answer).toMatch(/\r\ncontent-security-policy: default-src 'none';frame-ancestors 'none'\r\n/);
+    expect(answer).toMatch(/\r\nx-content-type-options: nosniff\r\n/);
+    expect(answer).toMatch(/\r\nx-frame-options: DENY\r\n/);
+    expect(answer).toMatch(/\r\nreferrer-policy: strict-origin-when-cross-origin\r\n/);
+    expect(answer).toMatch(/\r\n\r\n$/); // no body
+  };
+  const malformed = await ask('GET / HTTP/1.1 junk\r\nHost: x\r\n\r\n');
+  expect(malformed).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  inert(malformed);
+  // no Host in HTTP/1.1 is the app's own 400 (Node's would carry no header of the app's)
+  const noHost = await ask('GET / HTTP/1.1\r\nAccept: application/json\r\nConnection: close\r\n\r\n');
+  expect(noHost).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(noHost).toMatch(/\r\ncontent-security-policy: default-src 'none';frame-ancestors 'none'\r\n/);
+  expect(noHost).toMatch(/\r\nx-request-id: \S+\r\n/i);
+  expect(noHost).toContain('{"error":"No Host header (HTTP/1.1 requires one)","code":"MISSING_HOST"}');
+  // HTTP/1.0 needs none
+  expect(await ask('GET / HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*hello$/);
+  const huge = await ask(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  expect(huge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  inert(huge);
+  const slow = await ask('GET / HTTP/1.1\r\nHost: x\r\n');
+  expect(slow).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+  inert(slow);
+  // after a keep-alive response, a malformed second request on the same connection is answered too
+  const c = open(port);
+  c.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+  await waitFor('the first answer', () => c.received().endsWith('hello'), 5000);
+  c.socket.write('BROKEN\r\n\r\n');
+  await c.closed;
+  expect(c.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*hello(HTTP\/1\.1 400 Bad Request\r\n[^]*)$/);
+  inert(c.received().slice(c.received().indexOf('hello')));
+  expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('hello');
+});
+
+it('fluid.clientErrorHeaders refuses a header that is not valid HTTP, naming it', () => {
+  const fluid = makeFluid();
+  fluids.push(fluid);
+  expect(() => fluid.clientErrorHeaders([['x-ok', 'a\r\nSet-Cookie: x=1']])).toThrow(/fluid\.clientErrorHeaders\(\): "x-ok": .*Invalid character/);
+  expect(() => fluid.clientErrorHeaders([['bad name', 'v']])).toThrow(/fluid\.clientErrorHeaders\(\): "bad name": /);
+});
+
+it('with SECURITY_HEADERS off, those answers carry Connection: close and no security headers', async () => {
+  const { port } = await listen({ SECURITY_HEADERS: false });
+  const c = open(port);
+  c.socket.write('GET / HTTP/1.1 junk\r\n\r\n');
+  await c.closed;
+  expect(c.received()).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 });

@@ -46,6 +46,7 @@ describe('defaults', () => {
       PROXY_FIX: false,
       PROXY_TRUSTED_HOSTS: [],
       RATELIMIT_ENABLED: true,
+      RATELIMIT_IPV6_PREFIX: 64,
       EVENTS_EVENT_QUEUE_SIZE: 100,
       WS_MAX_PAYLOAD: 65_536,
       WS_MAX_BUFFERED_BYTES: 1_048_576,
@@ -332,6 +333,8 @@ describe('key rules', () => {
     ['CACHE_TYPE mistyped', { CACHE_TYPE: 'reddis' }, 'e: CACHE_TYPE: got "reddis"; expected one of memory, file, redis (did you mean redis?)'],
     ['rate limit unit', { RATELIMIT_DEFAULT: '5 per fortnight' }, 'e: RATELIMIT_DEFAULT: got "5 per fortnight"; expected a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)'],
     ['rate limit zero', { RATELIMIT_DEFAULT: '0/minute' }, 'e: RATELIMIT_DEFAULT: got "0/minute"; expected a rate limit like "100/minute", "100 per minute" or "20 per 5 minutes", several separated by ";" (at least 1; unit second, minute, hour or day)'],
+    ['IPv6 prefix zero', { RATELIMIT_IPV6_PREFIX: '0' }, 'e: RATELIMIT_IPV6_PREFIX: got 0; expected a prefix length, a whole number 1-128'],
+    ['IPv6 prefix too long', { RATELIMIT_IPV6_PREFIX: 129 }, 'e: RATELIMIT_IPV6_PREFIX: got 129; expected a prefix length, a whole number 1-128'],
     ['trusted host', { PROXY_TRUSTED_HOSTS: '10.0.0.0/33,proxy.local' }, [
       'e: PROXY_TRUSTED_HOSTS[0]: got "10.0.0.0/33"; expected an IP address, a CIDR range such as "10.0.0.0/8", or one of loopback, linklocal, uniquelocal',
       'e: PROXY_TRUSTED_HOSTS[1]: got "proxy.local"; expected an IP address, a CIDR range such as "10.0.0.0/8", or one of loopback, linklocal, uniquelocal',

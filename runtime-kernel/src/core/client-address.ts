@@ -68,3 +68,63 @@ export function clientAddress(ctx: KoaContext, config: ProxyConfig): string {
   // A trusted proxy that forwards garbage must not create arbitrary keys: keep the peer.
   return normaliseAddress(isIP(found) ? found : peer);
 }
+
+/** The 8 groups of an IPv6 address (zone id already removed), or undefined when it is not one. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  // A dotted IPv4 tail (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) is the last two groups.
+  const lastColon = text.lastIndexOf(':');
+  const dotted = text.slice(lastColon + 1);
+  if (isIP(dotted) === 4) {
+    const [a, b, c, d] = dotted.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, rest, ...more] = text.split('::');
+  if (more.length > 0 || head === undefined) return undefined;
+  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16)));
+  const left = parse(head);
+  const right = rest === undefined ? [] : parse(rest);
+  const missing = 8 - left.length - right.length;
+  if (rest === undefined ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...left, ...new Array<number>(missing).fill(0), ...right];
+  return groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
+/** RFC 5952 text of 8 groups: lower-case hex, the longest run of 2+ zero groups as `::`. */
+function formatIpv6(groups: readonly number[]): string {
+  let best = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) [best, bestLength] = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best < 0) return hex.join(':');
+  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLength).join(':')}`;
+}
+
+/**
+ * The key a per-client rate limit counts `address` under. An IPv4 address (also written as
+ * IPv4-mapped IPv6, `::ffff:203.0.113.9`) is its own key; an IPv6 address stands for its
+ * `/ipv6Prefix` network (default 64, the least a provider hands one customer), written in
+ * RFC 5952 form with the prefix, e.g. `2001:db8:0:1::/64`, so every spelling of that network
+ * (`2001:DB8:0:1:0:0:0:7`, zone ids such as `fe80::1%eth0`) shares one counter. Anything else
+ * (`'unknown'`) is returned unchanged.
+ */
+export function addressNetwork(address: string, ipv6Prefix = 64): string {
+  const zone = address.indexOf('%');
+  const bare = zone < 0 ? address : address.slice(0, zone);
+  if (isIP(bare) !== 6) return address;
+  const groups = ipv6Groups(bare);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return `${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`;
+  }
+  const masked = groups.map((g, i) => {
+    const keep = Math.min(16, Math.max(0, ipv6Prefix - i * 16));
+    return keep === 0 ? 0 : g & ((0xffff << (16 - keep)) & 0xffff);
+  });
+  return `${formatIpv6(masked)}/${ipv6Prefix}`;
+}

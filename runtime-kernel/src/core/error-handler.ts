@@ -6,6 +6,7 @@
  * - anything else → 500, logged with its stack through the logger; the client never sees it.
  * - an `HttpError(503)` is not logged per request: its backend logs the outage once.
  */
+import { Stream } from 'node:stream';
 import type { FluidContext, FluidMiddleware } from './context.js';
 import { keepDebugAnswer, prefersJsonOrHtml } from './error-pages.js';
 import { defaultMessage, HttpError, type Logger } from './errors.js';
@@ -116,6 +117,24 @@ export function fillErrorBody(ctx: FluidContext): void {
     ctx.body = { error: defaultMessage(status) };
     ctx.status = status;
   }
+}
+
+/**
+ * Turns an object body into its JSON text now, as Koa would once every middleware has run: there
+ * a failure (nested deeper than the stack allows, a cycle, a BigInt) would get Koa's bare
+ * text/plain 500 without the app's headers; here it throws to the caller's error handling.
+ * Bodies Koa sends as they are (strings, buffers, streams, blobs, fetch responses) and bodies Koa
+ * drops (204, 205, 304) are left alone.
+ */
+export function serialiseBody(ctx: FluidContext): void {
+  const body: unknown = ctx.body;
+  if (body === null || typeof body !== 'object' || ctx.respond === false || Buffer.isBuffer(body) || body instanceof Stream) return;
+  if (body instanceof Blob || body instanceof ReadableStream || body instanceof Response) return;
+  const status = ctx.status;
+  if (status === 204 || status === 205 || status === 304) return;
+  const json: string | undefined = JSON.stringify(body);
+  if (json === undefined) throw new TypeError('the response body serialises to nothing: its toJSON() returned undefined');
+  ctx.body = json; // the JSON type Koa gave the object stays
 }
 
 /** The error-handling middleware: `answerError` for thrown errors, then `fillErrorBody`. */

@@ -11,7 +11,7 @@
  * `Fluid` (the root export) is this class with the built-in plugins enabled from the config.
  */
 import cluster from 'node:cluster';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { validateHeaderName, validateHeaderValue, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import Koa from 'koa';
@@ -21,10 +21,10 @@ import { setBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { loadConfigDetails } from './config/index.js';
 import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState } from './context.js';
-import { answerError, answerErrorInDebug, fillErrorBody } from './error-handler.js';
+import { answerError, answerErrorInDebug, fillErrorBody, serialiseBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, HttpError, type Logger } from './errors.js';
-import { closeAfterResponses, createHttpServer, hasDuplicateHost, stopServer } from './http-server.js';
+import { closeAfterResponses, createHttpServer, hostProblem, stopServer } from './http-server.js';
 import { escape, type Markup } from './markup.js';
 import { STAGES, type Plugin, type Stage } from './plugin.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
@@ -35,6 +35,10 @@ import { RouteTable, type UrlForOptions, type UrlParams } from './url.js';
 import { WsRouter } from './ws-router.js';
 
 /** Socket errors of a client that reset or dropped the connection. */
+/** The 400s of a request whose `Host` field lines are wrong (see `hostProblem`). */
+const DUPLICATE_HOST = () => new HttpError(400, 'More than one Host header', { code: 'DUPLICATE_HOST' });
+const MISSING_HOST = () => new HttpError(400, 'No Host header (HTTP/1.1 requires one)', { code: 'MISSING_HOST' });
+
 const PEER_RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 function errorCode(error: unknown): unknown {
@@ -132,6 +136,7 @@ export class FluidCore {
   readonly #after: AfterRequestHook[] = [];
   readonly #stages: Record<Stage, FluidMiddleware[]> = { outer: [], first: [], context: [], app: [], fallback: [] };
   readonly #arrivals: ArrivalHook[] = [];
+  #clientErrorHeaders: readonly (readonly [string, string])[] = [];
   readonly #mounts: StaticMount[] = [];
   readonly #servers = new Set<Server>();
   #mixing: Promise<void> | undefined;
@@ -243,6 +248,25 @@ export class FluidCore {
     return this;
   }
 
+  /**
+   * Sets the headers of the answers the app's servers give themselves to a request Node's parser
+   * refuses before the app sees it (400 malformed, 431 headers too large, 408 too slow, 413), beside
+   * `Connection: close`. The security plugin puts its inert-response headers here. The last call wins.
+   * Throws a `FrameworkException` naming a header whose name or value is not valid HTTP.
+   */
+  clientErrorHeaders(headers: readonly (readonly [string, string])[]): this {
+    for (const [name, value] of headers) {
+      try {
+        validateHeaderName(name);
+        validateHeaderValue(name, value);
+      } catch (err) {
+        throw new FrameworkException(`fluid.clientErrorHeaders(): ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    this.#clientErrorHeaders = headers;
+    return this;
+  }
+
   /** Registers a hook run once, when the app is mixed (before it serves its first request). */
   onStartup(hook: LifecycleHook): this {
     this.#startup.push(hook);
@@ -331,10 +355,10 @@ export class FluidCore {
 
   /**
    * Offers a websocket upgrade to the plugins (the sockets plugin serves the `ws` routes); one
-   * nobody takes is answered 404, one with more than one `Host` header 400.
+   * nobody takes is answered 404, one with more than one `Host` header (or none) 400.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (hasDuplicateHost(req.rawHeaders)) {
+    if (hostProblem(req) !== undefined) {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
@@ -346,7 +370,7 @@ export class FluidCore {
   async listen(port: number = this.config.PORT, host: string = this.config.HOST): Promise<Server> {
     if (this.#closing) throw new FrameworkException('fluid.listen(): the app is closed');
     await this.mix();
-    const server = createHttpServer(this.config, this.callback());
+    const server = createHttpServer(this.config, this.callback(), { clientErrorHeaders: () => this.#clientErrorHeaders });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.handleUpgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => {
       const fail = (err: NodeJS.ErrnoException) =>
@@ -430,6 +454,20 @@ export class FluidCore {
       else answerError(ctx, err, logger);
       return finish(ctx);
     };
+    // A body that does not become JSON (too deep, a cycle, a BigInt) fails here, after the
+    // processors saw the object, and gets the app's own 500 instead of Koa's bare one.
+    const serialise = (ctx: FluidContext): Promise<void> | undefined => {
+      try {
+        serialiseBody(ctx);
+      } catch (err) {
+        return fail(ctx, err);
+      }
+      return undefined;
+    };
+    const done = (ctx: FluidContext): Promise<void> | undefined => {
+      const processing = finish(ctx);
+      return processing === undefined ? serialise(ctx) : processing.then(() => serialise(ctx));
+    };
     const arriveHere = arrivals.length > 0 && !ownLevel;
     koa.use((ctx, next) => {
       if (arriveHere) {
@@ -439,9 +477,10 @@ export class FluidCore {
           return fail(ctx, err);
         }
       }
-      if (hasDuplicateHost(ctx.req.rawHeaders)) return fail(ctx, new HttpError(400, 'More than one Host header', { code: 'DUPLICATE_HOST' }));
+      const host = hostProblem(ctx.req);
+      if (host !== undefined) return fail(ctx, host === 'duplicate' ? DUPLICATE_HOST() : MISSING_HOST());
       return next().then(
-        () => finish(ctx),
+        () => done(ctx),
         (err: unknown) => fail(ctx, err),
       );
     });

@@ -12,6 +12,12 @@
  * and is closed once `SERVER_HEADERS_TIMEOUT` has passed; Node checks every
  * `connectionsCheckingInterval`, which fw sets to a quarter of the headers timeout.
  *
+ * A request Node's parser refuses before the app sees it gets Node's status (400 malformed, 431
+ * headers too large, 408 too slow, 413 chunk extensions too large) with `Connection: close` and the
+ * headers of `HttpServerOptions.clientErrorHeaders` (the security plugin's inert set), then the
+ * connection closes; a connection already answering, gone (`ECONNRESET`) or not writable is
+ * just closed.
+ *
  * Why the keep-alive timeout may exceed the headers timeout: since Node 18 the headers timeout
  * runs per request, from its first byte, and never while a keep-alive connection sits idle
  * (`test/scale/server-limits.test.ts` proves it), so the old advice "headersTimeout >
@@ -19,7 +25,8 @@
  * for over a minute. The keep-alive timeout stays above the 60 s idle timeout of common load
  * balancers, so the server never closes a connection the balancer is about to reuse (a 502).
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { FrameworkException } from './errors.js';
 
@@ -68,8 +75,21 @@ export function serverSettings(config: ServerConfig): ServerSettings {
   };
 }
 
-/** An HTTP server for `listener` with the config's timeouts and connection cap. */
-export function createHttpServer(config: ServerConfig, listener: RequestListener): Server {
+/** Options of {@link createHttpServer}. */
+export interface HttpServerOptions {
+  /**
+   * The headers (name, value) of the answers the server gives itself to a request its parser
+   * refuses (400, 408, 413, 431), besides `Connection: close` and `Content-Length: 0`. Called for
+   * each such answer, so what it returns may change after the server is made.
+   */
+  readonly clientErrorHeaders?: () => readonly (readonly [string, string])[];
+}
+
+/**
+ * An HTTP server for `listener` with the config's timeouts and connection cap, answering the
+ * requests its parser refuses itself (see the module comment).
+ */
+export function createHttpServer(config: ServerConfig, listener: RequestListener, options: HttpServerOptions = {}): Server {
   const settings = serverSettings(config);
   const server = createServer(
     {
@@ -77,29 +97,59 @@ export function createHttpServer(config: ServerConfig, listener: RequestListener
       requestTimeout: settings.requestTimeout,
       keepAliveTimeout: settings.keepAliveTimeout,
       connectionsCheckingInterval: settings.connectionsCheckingInterval,
+      requireHostHeader: false, // the app answers it: see hostProblem
     },
     listener,
   );
   server.keepAliveTimeout = settings.keepAliveTimeout;
   if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections;
   trackSockets(server);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, options.clientErrorHeaders));
   return server;
 }
 
+/** Node's answer to each parser error code; any other is 400. */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
 /**
- * True when a request carries more than one `Host` field line. RFC 9112 §3.2 requires a 400 for
- * it; Node keeps the first and drops the rest, while a proxy in front may have routed by another
- * one, so the app and the proxy would disagree on the origin (the CSRF origin check uses it).
+ * What Node's own `clientError` handling does, with `headers`: answer with the status Node would
+ * use unless the connection is gone or a response on it has started (a second status line would
+ * corrupt it), then close it.
  */
-export function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: HttpServerOptions['clientErrorHeaders']): void {
+  // Node keeps the response being written on the socket (its own handler checks it the same way).
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || socket.writableLength > 0 || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
+  let head = `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n`;
+  for (const [name, value] of headers?.() ?? []) head += `${name}: ${value}\r\n`;
+  socket.end(`${head}\r\n`, () => socket.destroy());
+}
+
+/**
+ * What is wrong with a request's `Host` field lines, if anything. `'duplicate'`: more than one;
+ * RFC 9112 §3.2 requires a 400, and Node keeps the first and drops the rest while a proxy in front
+ * may have routed by another one, so the app and the proxy would disagree on the origin (the CSRF
+ * origin check uses it). `'missing'`: none in an HTTP/1.1 request, also a 400; fw's server leaves
+ * this one to the app (Node's own answer would carry none of the app's headers).
+ */
+export function hostProblem(req: IncomingMessage): 'duplicate' | 'missing' | undefined {
+  const rawHeaders = req.rawHeaders;
   let seen = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
-    if (seen) return true;
+    if (seen) return 'duplicate';
     seen = true;
   }
-  return false;
+  return seen || req.httpVersionMajor !== 1 || req.httpVersionMinor === 0 ? undefined : 'missing';
 }
 
 /**

@@ -10,7 +10,7 @@ export { STAGES } from './plugin.js';
 export type { Plugin, Stage, Backend } from './plugin.js';
 export { reportBackends } from './backends.js';
 export { createHttpServer, serverSettings, stopServer, closeAfterResponses } from './http-server.js';
-export type { ServerConfig, ServerSettings } from './http-server.js';
+export type { HttpServerOptions, ServerConfig, ServerSettings } from './http-server.js';
 export { Additive, RESERVED_ADDITIVE_NAMES, extendAdditives } from './additive.js';
 export type { AdditiveOptions, AdditiveInitializer, BeforeEnableHook } from './additive.js';
 export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, KoaContext, KoaMiddleware, Next } from './context.js';
@@ -23,7 +23,7 @@ export type { WsHandler, WsMatch, WsRouterOptions, WsGuard, WsRouteOptions } fro
 export { RouteTable, queryString, closeMatches } from './url.js';
 export type { UrlParams, UrlForOptions, QueryValue, RouteEntry, RouteLayer } from './url.js';
 export { setBody } from './body.js';
-export { clientAddress, normaliseAddress, trustFunction } from './client-address.js';
+export { addressNetwork, clientAddress, normaliseAddress, trustFunction } from './client-address.js';
 export type { ProxyConfig } from './client-address.js';
 export { loadConfig, loadConfigDetails, decodeText, readText } from './config/index.js';
 export type { ConfigNotice, LoadConfigOptions, LoadedConfig } from './config/index.js';

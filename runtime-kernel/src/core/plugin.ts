@@ -56,7 +56,8 @@ import type { FluidApp } from './context.js';
  * ```
  *
  * - `outer`: every request, around the error handler and the after-request processors, so it
- *   sees the final response, error pages included; it must not throw;
+ *   sees the final response, error pages included (an object body already as its JSON text); it
+ *   must not throw;
  * - `first`: every request, before the static files (the rate limiter's per-request state);
  * - `context`: after the static files, before the app's middleware: proxies and per-request
  *   context (the Vite dev proxy, the locale);

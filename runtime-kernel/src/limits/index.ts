@@ -16,4 +16,4 @@ export {
   type RateLimiter,
 } from './limiter.js';
 export { parseLimits, type RateLimit } from './spec.js';
-export { clientAddress, normaliseAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
+export { addressNetwork, clientAddress, normaliseAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';

@@ -13,7 +13,7 @@
  */
 import type { KoaContext, KoaMiddleware } from '../core/context.js';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
+import { addressNetwork, clientAddress, trustFunction, type ProxyConfig } from '../core/client-address.js';
 import { FrameworkException, HttpError, type Logger } from '../core/errors.js';
 import { parseLimits, type RateLimit } from './spec.js';
 import { openStore, type LimitStore } from './store.js';
@@ -30,6 +30,11 @@ export interface RateLimitConfig extends ProxyConfig {
   RATELIMIT_ENABLED?: boolean;
   /** Seconds a Redis command may take (default 2). */
   REDIS_TIMEOUT?: number;
+  /**
+   * Prefix length (1-128, default 64) of the IPv6 network one client is counted as: a client
+   * rotating addresses inside its /64 still meets one counter. IPv4 clients count per address.
+   */
+  RATELIMIT_IPV6_PREFIX?: number;
 }
 
 /** What `createRateLimiter` returns. */
@@ -44,7 +49,10 @@ export interface RateLimiter {
 
 /** Options of `limit()`. */
 export interface LimitOptions {
-  /** Who is counted; default `clientAddress(ctx, config)`. The route identity is always added. */
+  /**
+   * Who is counted; default the client's address, an IPv6 client by its network
+   * (`addressNetwork(clientAddress(ctx, config), RATELIMIT_IPV6_PREFIX)`). The route identity is always added.
+   */
   key?: (ctx: KoaContext) => string;
 }
 
@@ -56,6 +64,7 @@ type Marked = KoaMiddleware & { [MARK]?: RateLimitMark };
 
 interface Runtime {
   readonly config: RateLimitConfig;
+  readonly ipv6Prefix: number;
   readonly enabled: boolean;
   readonly defaults: Policy | undefined;
   readonly store: LimitStore;
@@ -93,14 +102,18 @@ type WithLimits = KoaContext & { [RUNTIME]?: Runtime; [DECIDED]?: boolean };
 
 /**
  * Build the app's rate limiter from config. Throws a `FrameworkException` naming the key when
- * `RATELIMIT_DEFAULT`, `PROXY_TRUSTED_HOSTS` or `CACHE_REDIS_URL` is malformed.
+ * `RATELIMIT_DEFAULT`, `RATELIMIT_IPV6_PREFIX`, `PROXY_TRUSTED_HOSTS` or `CACHE_REDIS_URL` is malformed.
  */
 export function createRateLimiter(opts: { config: RateLimitConfig; logger: Logger; root?: string }): RateLimiter {
   const { config, logger } = opts;
   const defaults = config.RATELIMIT_DEFAULT ? policyOf(parseLimits(config.RATELIMIT_DEFAULT, 'RATELIMIT_DEFAULT')) : undefined;
+  const ipv6Prefix = config.RATELIMIT_IPV6_PREFIX ?? 64;
+  if (!Number.isInteger(ipv6Prefix) || ipv6Prefix < 1 || ipv6Prefix > 128) {
+    throw new FrameworkException(`RATELIMIT_IPV6_PREFIX: got ${String(ipv6Prefix)}; expected a prefix length, a whole number 1-128`);
+  }
   if (config.PROXY_FIX) trustFunction(config.PROXY_TRUSTED_HOSTS);
   const store = openStore(config, logger, opts.root);
-  const runtime: Runtime = { config, enabled: config.RATELIMIT_ENABLED !== false, defaults, store };
+  const runtime: Runtime = { config, ipv6Prefix, enabled: config.RATELIMIT_ENABLED !== false, defaults, store };
   const middleware: KoaMiddleware = (ctx, next) => {
     (ctx as WithLimits)[RUNTIME] = runtime;
     return next();
@@ -190,7 +203,7 @@ interface Outcome {
 }
 
 async function enforce(ctx: KoaContext, runtime: Runtime, policy: Policy, scope: 'route' | 'default', key: LimitOptions['key']): Promise<void> {
-  const who = key ? key(ctx) : clientAddress(ctx, runtime.config);
+  const who = key ? key(ctx) : addressNetwork(clientAddress(ctx, runtime.config), runtime.ipv6Prefix);
   const id = `${scope}:${routeIdentity(ctx)}:${who}`;
   const store = runtime.store;
   const limiters = limitersOf(policy, store);

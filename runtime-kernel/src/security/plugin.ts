@@ -37,6 +37,9 @@ export function security(): Plugin {
       setPolicy(fluid, policy);
       if (!policy.sendsAny) return;
       fluid.onRequest(headersOnWrite(policy, fluid.config));
+      // Node's own answers to requests its parser refuses (400, 431, 408): empty, so inert; the
+      // plain-HTTP list, as the request that could say it came over HTTPS was never parsed.
+      fluid.clientErrorHeaders(policy.inert.http);
       // A styled error page replacing a response keeps those the app set itself.
       fluid.processors.keepHeaders([...policy.http, ...policy.https].map(([name]) => name));
     },
