@@ -8,12 +8,15 @@
  * port must be free. (A SIGINT to npm alone stops at the shell, which waits for its child as POSIX
  * shells do under `sh -c`: nothing observable changes, so nothing can act on it; docs/dev.md.)
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupDevProjects, devProject, DevRun, htmxApp, requireBuild } from './helpers.js';
 
 let root: string;
+/** An app that says it is loading (the file `loading`), then loads only once the file `go` exists. */
+let slow: string;
 
 beforeAll(() => {
   requireBuild();
@@ -21,6 +24,13 @@ beforeAll(() => {
     ...htmxApp(),
     'package.json': JSON.stringify({ name: 'devapp', private: true, type: 'module', scripts: { dev: 'fw run --watch' } }),
   });
+  const app = htmxApp();
+  const wait = [
+    "import { existsSync, writeFileSync } from 'node:fs';",
+    "writeFileSync(new URL('../loading', import.meta.url), '');",
+    "await new Promise<void>((resolve) => { const t = setInterval(() => existsSync(new URL('../go', import.meta.url)) && (clearInterval(t), resolve()), 50); });",
+  ].join('\n');
+  slow = devProject({ ...app, 'fluid/app.ts': `${wait}\n${app['fluid/app.ts']!}` });
 });
 
 afterAll(() => cleanupDevProjects());
@@ -112,6 +122,36 @@ describe('npm run dev leaves nothing behind when only its top process is signall
       await dev.exited;
     } finally {
       // A failed run must not leave its processes (all started here) to the next test.
+      for (const proc of procs.filter(alive)) process.kill(proc.pid, 'SIGKILL');
+    }
+  }, 90_000);
+});
+
+describe('fw dev killed while the app is still loading', () => {
+  it('the app stops once it serves: it found its IPC channel already closed', async () => {
+    // Not under npm (the kernel's own npm-parent watch would stop it otherwise).
+    const dev = await DevRun.start(slow, ['dev'], { npm_lifecycle_event: '' });
+    let procs: Proc[] = [];
+    try {
+      const deadline = Date.now() + 60_000;
+      // fw run has checked that fw dev runs it and imports fluid/app.ts.
+      while (!existsSync(path.join(slow, 'loading'))) {
+        if (Date.now() > deadline) throw new Error(`the app did not start loading:\n${dev.output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      procs = tree(dev.child.pid!);
+      const app = procs.find((p) => /fw\.js run --port/.test(p.args));
+      if (!app) throw new Error(`no app below fw dev:\n${procs.map((p) => `${p.pid} ${p.args}`).join('\n')}`);
+      dev.child.kill('SIGKILL');
+      await dev.exited;
+      writeFileSync(path.join(slow, 'go'), ''); // the app loads and serves now, with no fw dev
+      const port = Number(new URL(dev.base).port);
+      for (;;) {
+        if (!alive(app) && (await portFree(port))) break;
+        if (Date.now() > deadline) throw new Error(`the app still runs after fw dev was killed:\n${dev.output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
       for (const proc of procs.filter(alive)) process.kill(proc.pid, 'SIGKILL');
     }
   }, 90_000);
