@@ -12,9 +12,12 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupDevProjects, devProject, DevRun, htmxApp, requireBuild } from './helpers.js';
+import { cleanupViteProjects, viteProject } from '../frontend/helpers.js';
+import { cleanupDevProjects, devProject, DevRun, htmxApp, requireBuild, writeTree } from './helpers.js';
 
 let root: string;
+/** A React + Vite app: its app process runs the Vite dev server too. */
+let viteRoot: string;
 /** An app that says it is loading (the file `loading`), then loads only once the file `go` exists. */
 let slow: string;
 
@@ -31,9 +34,18 @@ beforeAll(() => {
     "await new Promise<void>((resolve) => { const t = setInterval(() => existsSync(new URL('../go', import.meta.url)) && (clearInterval(t), resolve()), 50); });",
   ].join('\n');
   slow = devProject({ ...app, 'fluid/app.ts': `${wait}\n${app['fluid/app.ts']!}` });
+  viteRoot = viteProject({ surfaces: [{ frontend: { type: 'vite', framework: 'react', typescript: true } }] });
+  const pkg = JSON.parse(readFileSync(path.join(viteRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+  writeTree(viteRoot, {
+    'package.json': JSON.stringify({ ...pkg, scripts: { dev: 'fw run --watch' } }),
+    'fluid/app.ts': ["import { Fluid } from '@fw/kernel';", "export default new Fluid({ root: new URL('..', import.meta.url) });", ''].join('\n'),
+  });
 });
 
-afterAll(() => cleanupDevProjects());
+afterAll(() => {
+  cleanupDevProjects();
+  cleanupViteProjects();
+});
 
 /** A process as /proc shows it: its parent, its state, and its start time (a reused pid has another). */
 interface Proc {
@@ -89,12 +101,14 @@ function portFree(port: number): Promise<boolean> {
 
 describe('npm run dev leaves nothing behind when only its top process is signalled', () => {
   it.each([
-    ['npm', 'SIGTERM'],
-    ['fw dev', 'SIGTERM'],
-    ['fw dev', 'SIGINT'],
-    ['fw dev', 'SIGKILL'],
-  ] as const)('%s gets %s: every process of the tree exits and the port is free', async (target, signal) => {
-    const dev = await DevRun.npm(root, 'dev');
+    ['npm', 'SIGTERM', 'htmx'],
+    ['fw dev', 'SIGTERM', 'htmx'],
+    ['fw dev', 'SIGINT', 'htmx'],
+    ['fw dev', 'SIGKILL', 'htmx'],
+    ['npm', 'SIGTERM', 'Vite'],
+    ['fw dev', 'SIGKILL', 'Vite'],
+  ] as const)('%s gets %s (%s app): every process of the tree exits and the port is free', async (target, signal, kind) => {
+    const dev = await DevRun.npm(kind === 'Vite' ? viteRoot : root, 'dev');
     let procs: Proc[] = [];
     try {
       await dev.waitForBoot();
