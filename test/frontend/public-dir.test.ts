@@ -71,6 +71,46 @@ describe('the kernel production boot', () => {
   });
 });
 
+describe("a workspace whose vite.config names another publicDir", () => {
+  let custom: string;
+  const config = (publicDir: string) =>
+    `import { defineConfig } from 'vite'\n\nexport default defineConfig({\n  base: '/frontend/',\n  publicDir: ${publicDir},\n  build: { outDir: 'dist', emptyOutDir: true },\n})\n`;
+
+  beforeAll(() => {
+    requireBuild();
+    custom = viteProject({ config: { FW_BUILD_FRONTEND: true }, surfaces: [{ frontend: { type: 'vite', framework: 'none' } }] });
+    writeFiles(custom, { 'tsconfig.build.json': '{}\n', 'fluid/frontend/static-files/robots.txt': 'User-agent: *\n', 'fluid/frontend/static-files/.env': 'SECRET_KEY=leak\n' });
+  });
+
+  const bootCustom = async () => {
+    const fluid = new Fluid({ root: custom, env: {}, logger: memoryLogger() });
+    try {
+      await fluid.listen(0, '127.0.0.1');
+    } finally {
+      await fluid.close();
+    }
+  };
+
+  it("publicDir: 'static-files' with a dotfile: the boot and fw build refuse it, naming it", async () => {
+    writeFiles(custom, { 'fluid/frontend/vite.config.js': config("'static-files'") });
+    await expect(bootCustom()).rejects.toThrow(/fluid\/frontend\/static-files\/\.env is a dotfile in static-files\//);
+    const ran = spawnSync(process.execPath, [FW_BIN, 'build'], { cwd: custom, encoding: 'utf8', timeout: 120_000 });
+    expect(ran.status).toBe(1);
+    expect(ran.stderr).toContain('fw build: fluid/frontend/static-files/.env is a dotfile in static-files/');
+    expect(existsSync(path.join(custom, 'fluid/frontend/dist/.env'))).toBe(false);
+  });
+
+  it('publicDir: false: nothing is copied, so a dotfile in public/ is not refused', async () => {
+    writeFiles(custom, { 'fluid/frontend/vite.config.js': config('false'), 'fluid/frontend/public/.env': 'SECRET_KEY=unused\n' });
+    try {
+      const ran = spawnSync(process.execPath, [FW_BIN, 'build'], { cwd: custom, encoding: 'utf8', timeout: 120_000 });
+      expect(ran.stderr).not.toContain('is a dotfile');
+    } finally {
+      rmSync(path.join(custom, 'fluid/frontend/public/.env'));
+    }
+  });
+});
+
 describe('fw build', () => {
   beforeAll(() => {
     requireBuild();

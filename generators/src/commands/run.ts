@@ -8,7 +8,7 @@ import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { failureReport } from '../cli/main.js';
-import { tellDev, underDev, type DevAddress } from '../dev/messages.js';
+import { startedByDev, tellDev, underDev, type DevAddress } from '../dev/messages.js';
 import { ensureClients } from '../migrate/client.js';
 import { findProjectRoot } from '../project.js';
 
@@ -125,9 +125,14 @@ export async function serveProject(root: string, options: ServeOptions): Promise
     throw error;
   }
   // Under fw dev: if fw dev dies without stopping the app (killed), the IPC channel closes; stop
-  // then too, or the app would go on serving with nothing watching it. Another parent's channel
-  // (a process manager's fork(), a test runner) is none of fw's business.
-  if (underDev()) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  // then too, or the app would go on serving with nothing watching it. Killed while the app
+  // loaded, the channel is closed already. Another parent's channel (a process manager's fork(),
+  // a test runner) is none of fw's business.
+  if (startedByDev()) {
+    const stop = (): void => void process.kill(process.pid, 'SIGTERM');
+    if (process.connected) process.once('disconnect', stop);
+    else stop();
+  }
   const url = (served as { url?: unknown } | undefined)?.url;
   return typeof url === 'string' ? url : undefined;
 }

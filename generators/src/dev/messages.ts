@@ -98,6 +98,16 @@ export function underDev(): boolean {
 }
 
 /**
+ * True when this process was started by `fw dev` ({@link underDev} at its first call), whether
+ * or not the IPC channel is still open: an app whose `fw dev` was killed while it loaded finds
+ * the channel already closed once it serves.
+ */
+export function startedByDev(): boolean {
+  underDev();
+  return devParent === true;
+}
+
+/**
  * Sends `message` to `fw dev` when this process runs under it ({@link underDev}), and resolves
  * once it is written, so a process about to exit has said it.
  */

@@ -238,10 +238,12 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
   return new Promise<number>((resolve) => {
     // Ctrl-C reaches the app as SIGINT (a person at a terminal: no drain, and its log says so);
     // anything else as SIGTERM.
+    let orphaned: NodeJS.Timeout | undefined;
     const shutdown = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
       clearTimeout(timer);
+      clearInterval(orphaned);
       void watcher.close();
       void cycle
         .then(() => closePage())
@@ -251,7 +253,29 @@ export async function devProject(root: string, io: CommandIO, options: DevOption
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
     process.once('SIGHUP', shutdown); // the terminal closed: the app, in its own process group, would be left serving
+    orphaned = watchNpmParent(io, () => shutdown('SIGTERM'));
   });
+}
+
+/**
+ * Under `npm run dev` this process's parent is npm's `sh -c`, which npm passes a SIGTERM on to
+ * (a process manager, an IDE's stop button, `kill <npm pid>`) and which then dies without passing
+ * it on: this process and the app were left serving, re-parented to process 1. So, started by an
+ * npm script, it checks its parent twice a second and, once it is gone, stops the app and exits
+ * as on SIGTERM. Only under npm, like the kernel's `serve()`: a dev loop started from a shell that
+ * later exits (`nohup fw dev &`) is meant to keep running.
+ */
+function watchNpmParent(io: CommandIO, stop: () => void): NodeJS.Timeout | undefined {
+  if (!io.env.npm_lifecycle_event) return undefined;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    io.stderr.write(`fw dev: the npm script that started it (parent pid ${parent}) has exited without passing on a signal; stopping the app\n`);
+    stop();
+  }, 500);
+  timer.unref();
+  return timer;
 }
 
 /**

@@ -11,7 +11,8 @@
  * and mtime, `Last-Modified`, `Cache-Control`, and 304 for a fresh conditional request
  * (`If-None-Match` / `If-Modified-Since`), the headers and small files' bytes kept per file and
  * checked with one `stat` per request. A file that does not exist falls through to `next()`,
- * so the app's 404 handling answers.
+ * so the app's 404 handling answers; so does a symlink whose real path leaves the root (a link to
+ * another file of the root is served).
  */
 import { isAbsolute, join, normalize, resolve, sep, win32 } from 'node:path';
 import type { KoaMiddleware } from './context.js';
@@ -62,7 +63,7 @@ export function serveStatic(prefix: string, root: string, options: StaticOptions
       files.set(path, file);
     }
     if (file === null) return next();
-    return sender.send(ctx, file).then((sent) => (sent ? undefined : next()));
+    return sender.send(ctx, file, dir).then((sent) => (sent ? undefined : next()));
   };
 }
 

@@ -17,8 +17,8 @@
  * still being written is read on every request until it settles.
  */
 import { constants, type Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { extname, isAbsolute, relative, sep } from 'node:path';
 import mime from 'mime-types';
 import type Koa from 'koa';
 
@@ -93,6 +93,26 @@ function isNotFound(err: unknown): boolean {
   return NOT_FOUND.has((err as NodeJS.ErrnoException).code ?? '');
 }
 
+// A served root's real path, resolved once per root (roots are the app's own folders).
+const realRoots = new Map<string, Promise<string>>();
+
+/** Whether `file`'s real path is inside `root`'s; false when either cannot be resolved. */
+async function confined(root: string, file: string): Promise<boolean> {
+  let real = realRoots.get(root);
+  if (!real) {
+    real = realpath(root);
+    realRoots.set(root, real);
+    real.catch(() => realRoots.delete(root));
+  }
+  try {
+    const [base, path] = await Promise.all([real, realpath(file)]);
+    const rel = relative(base, path);
+    return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
+  } catch {
+    return false; // missing, a dangling or looping link: not found
+  }
+}
+
 /** The weak validator: size and mtime (ms), the shape `send`/`serve-static` use. */
 function weakEtag(stats: Stats): string {
   return `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`;
@@ -108,17 +128,19 @@ export class StaticFileSender {
   }
 
   /**
-   * Answers `ctx` with the file at the absolute path `file` (already checked by the caller: this
-   * only follows it). Resolves true when answered (200, or 304 for a fresh conditional request),
-   * false when there is no regular file there. Other file system errors reject.
+   * Answers `ctx` with the file at the absolute path `file` (its path already checked by the
+   * caller). With `root` (the folder the file is served from), a file whose real path leaves it
+   * through a symlink is not found. Resolves true when answered (200, or 304 for a fresh
+   * conditional request), false when there is no regular file there. Other file system errors
+   * reject.
    */
-  send(ctx: Koa.ParameterizedContext, file: string): Promise<boolean> {
+  send(ctx: Koa.ParameterizedContext, file: string, root?: string): Promise<boolean> {
     const entry = known.get(file);
     // Unknown, large or still changing: open it (the identity then comes with the bytes).
-    if (entry?.body === undefined) return this.#load(ctx, file, entry);
+    if (entry?.body === undefined) return this.#load(ctx, file, entry, root);
     return stat(file).then(
       (stats) => {
-        if (!sameFile(entry, stats)) return this.#load(ctx, file, undefined);
+        if (!sameFile(entry, stats)) return this.#load(ctx, file, undefined, root);
         if (!this.#head(ctx, entry)) ctx.body = entry.body;
         return true;
       },
@@ -130,7 +152,11 @@ export class StaticFileSender {
     );
   }
 
-  async #load(ctx: Koa.ParameterizedContext, file: string, was: KnownFile | undefined): Promise<boolean> {
+  async #load(ctx: Koa.ParameterizedContext, file: string, was: KnownFile | undefined, root: string | undefined): Promise<boolean> {
+    if (root !== undefined && !(await confined(root, file))) {
+      forget(file);
+      return false;
+    }
     let handle: FileHandle;
     try {
       handle = await open(file, constants.O_RDONLY);

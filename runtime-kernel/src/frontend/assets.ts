@@ -157,7 +157,7 @@ export function assetCatch(projectRoot: string, namespaces: ReadonlySet<string>,
         facts?.set(key, file ?? null);
         if (!file) continue;
       }
-      if (await sender.send(ctx, file)) return;
+      if (await sender.send(ctx, file, base)) return;
       facts?.forget(key); // removed since it was found: look again next time
     }
     return next();
