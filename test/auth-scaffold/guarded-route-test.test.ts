@@ -7,11 +7,11 @@
  * `npm test` runs the three generated tests.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../generators/project-helpers.js';
-import { FW_BIN } from '../dev/helpers.js';
+import { linkCheckoutFw } from '../dev/helpers.js';
 import { migrate, scaffoldProject, type ScaffoldProject } from './app.js';
 
 let project: ScaffoldProject;
@@ -37,9 +37,7 @@ beforeAll(async () => {
     )}`,
   );
   for (const route of ['drafts', 'desk', 'open']) await ok(root, 'make', 'test', route);
-  // The project's own `fw` (npm links node_modules/.bin/fw to @fw/cli): this checkout's build.
-  await mkdir(path.join(root, 'node_modules/.bin'), { recursive: true });
-  await writeFile(path.join(root, 'node_modules/.bin/fw'), `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`, { mode: 0o755 });
+  linkCheckoutFw(root); // the project's own `fw`: this checkout's build
 }, 180_000);
 
 afterAll(() => project?.remove());

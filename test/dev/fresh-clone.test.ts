@@ -17,7 +17,7 @@ import { run } from '../../generators/src/commands/index.js';
 import { testIO } from '../generators/helpers.js';
 import { fw, linkFromCheckout, newProject } from '../generators/project-helpers.js';
 import { usePrismaOffline } from '../support/prisma.js';
-import { cleanupDevProjects, devProject, DevRun, FW_BIN, REPO, requireBuild } from './helpers.js';
+import { cleanupDevProjects, devProject, DevRun, linkCheckoutFw, REPO, requireBuild } from './helpers.js';
 
 let root: string;
 const GENERATED = 'generated/prisma/main';
@@ -56,9 +56,7 @@ beforeAll(async () => {
   expect((await fw(parent, 'create', 'project', 'notes', '--yes')).code).toBe(0);
   root = path.join(parent, 'notes');
   expect((await fw(root, 'migrate', 'init', '--no-install')).code).toBe(0);
-  // The project's own `fw` (npm links node_modules/.bin/fw to @fw/cli): this checkout's build.
-  await mkdir(path.join(root, 'node_modules/.bin'), { recursive: true });
-  await writeFile(path.join(root, 'node_modules/.bin/fw'), `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`, { mode: 0o755 });
+  linkCheckoutFw(root); // the project's own `fw`: this checkout's build
   await appendFile(path.join(root, 'prisma/main/schema.prisma'), '\nmodel Note {\n  id   Int    @id @default(autoincrement())\n  text String\n}\n');
   await writeFile(
     path.join(root, 'fluid/notes.ts'),

@@ -27,6 +27,15 @@ export function fwCli(root: string, ...argv: string[]): Promise<{ code: number |
 }
 const BUILDS = [FW_BIN, path.join(REPO, 'runtime-kernel/dist/index.js')];
 
+/**
+ * Gives the project at `root` its own `fw` the way npm links it (`node_modules/.bin/fw` → @fw/cli),
+ * running this checkout's build: the project's scripts and `npx fw` then use it.
+ */
+export function linkCheckoutFw(root: string): void {
+  mkdirSync(path.join(root, 'node_modules/.bin'), { recursive: true });
+  writeFileSync(path.join(root, 'node_modules/.bin/fw'), `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`, { mode: 0o755 });
+}
+
 /** Throws when the built CLI or kernel is missing (the dev loop runs them as a user would). */
 export function requireBuild(): void {
   const missing = BUILDS.filter((f) => !existsSync(f));

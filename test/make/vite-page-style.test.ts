@@ -9,12 +9,12 @@
  * Under the checkout's `.tmp/`, so the app's packages resolve from its node_modules.
  */
 import { spawn } from 'node:child_process';
-import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, watchProblems } from '../support/browser.js';
-import { cleanupDevProjects, devProject, DevRun, FW_BIN, REPO, requireBuild } from '../dev/helpers.js';
+import { cleanupDevProjects, devProject, DevRun, linkCheckoutFw, REPO, requireBuild } from '../dev/helpers.js';
 import { ok } from './helpers.js';
 
 let root = '';
@@ -44,9 +44,7 @@ beforeAll(async () => {
   const parent = devProject({});
   await ok(parent, 'create', 'project', 'app', '--yes', '--framework', 'react');
   root = path.join(parent, 'app');
-  // The project's own `fw` (npm links node_modules/.bin/fw to @fw/cli): this checkout's build.
-  await mkdir(path.join(root, 'node_modules/.bin'), { recursive: true });
-  await writeFile(path.join(root, 'node_modules/.bin/fw'), `#!/bin/sh\nexec "${process.execPath}" "${FW_BIN}" "$@"\n`, { mode: 0o755 });
+  linkCheckoutFw(root); // the project's own `fw`: this checkout's build
   await ok(root, 'make', 'page', 'about');
   browser = await launchBrowser();
 }, 120_000);

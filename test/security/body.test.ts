@@ -115,7 +115,7 @@ describe('parsing', () => {
       ['gzip', new Uint8Array(Buffer.from('not gzip at all'))],
       ['gzip', new Uint8Array(whole.subarray(0, whole.length - 6))],
       ['deflate', new Uint8Array(Buffer.from('garbage'))],
-      ['br', new Uint8Array(Buffer.from('garbage-not-brotli-xxxxxxxxxxxxxx'))],
+      ['br', new Uint8Array(Buffer.from('these bytes are not a brotli stream'))],
     ];
     for (const [encoding, body] of bodies) {
       const res = await post('/api/echo', 'application/json', body, { 'Content-Encoding': encoding });
