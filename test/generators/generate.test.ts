@@ -458,6 +458,23 @@ describe('renaming and destroying additives', () => {
     expect(await read(root, 'additives/blog/api.ts')).toContain('// mine');
   });
 
+  test('removing an additive from fw.json removes the folders it leaves empty, so "fw create additive" takes the name again', async () => {
+    const root = await newProject();
+    await fw(root, 'create', 'additive', 'blog');
+    await fw(root, 'create', 'additive', 'news');
+    await appendFile(path.join(root, 'additives/news/api.ts'), '// mine\n');
+    await editConfig(root, (c) => (c.additives = []));
+    expect((await fw(root, 'generate')).code).toBe(0);
+    expect(await exists(path.join(root, 'additives/blog'))).toBe(false);
+    // The edited file stays; the folders its removed neighbours left empty go.
+    expect(await read(root, 'additives/news/api.ts')).toContain('// mine');
+    expect(await exists(path.join(root, 'additives/news/static'))).toBe(false);
+    expect(await exists(path.join(root, 'additives/news/templates'))).toBe(false);
+    const again = await fw(root, 'create', 'additive', 'blog');
+    expect(again.error).toBeUndefined();
+    expect(again.code).toBe(0);
+  });
+
   test('destroy refuses an edited file (changing nothing), --force removes it; the registration and fw.json entry go', async () => {
     const root = await newProject();
     const pristine = await read(root, 'fluid/app.ts');
