@@ -5,8 +5,11 @@
  * unless --force).
  */
 import { existsSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import Koa from 'koa';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { fw, ok, project, read, snapshot } from './helpers.js';
 
@@ -85,4 +88,19 @@ test('a file fw make wrote and you deleted stays deleted, and fw says how to get
   expect(await ok(root, 'make', 'page', 'faq', '--force')).toContain('create              fluid/templates/faq.html  (you had deleted it: written again because of --force)');
   expect(await read(root, 'fluid/templates/faq.html')).toBe(template);
   expect(await ok(root, 'generate')).toMatch(/^\d+ files: \d+ unchanged\n$/);
+});
+
+test('fw make plugin refuses every field a context already has (Koa\'s and the kernel\'s), which its plugin would shadow', async () => {
+  // Every property of a real Koa context, prototypes included, and the fields fw's kernel adds.
+  const request = new IncomingMessage(new Socket());
+  const ctx = new Koa().createContext(request, new ServerResponse(request));
+  const fields = new Set(['fluid', 'render', 'urlFor', 'clientAddress', 'params', 'requestId', 'locale', 'i18n', 'session', 'user', 'csrfToken']);
+  for (let o: object | null = ctx; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const name of Object.getOwnPropertyNames(o)) fields.add(name);
+  }
+  // The names a plugin's field can take: `fw make plugin last-modified` gives ctx.lastModified.
+  const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const names = [...fields].filter((f) => /^[a-z][a-zA-Z]*$/.test(f)).map(kebab);
+  expect(names).toEqual(expect.arrayContaining(['accepts', 'redirect', 'request-id', 'last-modified']));
+  for (const name of names) await refused(/^fw make plugin: --name: /, 'make', 'plugin', name);
 });

@@ -4,12 +4,19 @@ import { camelCase, invalidName, kebabCase, pascalCase } from '../names.js';
 /** The plugins `Fluid` has built in: a plugin name is unique per app. */
 const KERNEL_PLUGINS = new Set(['events', 'sockets', 'frontend', 'i18n', 'limits', 'mail', 'cache', 'auth']);
 
-/** Fields Koa's and fw's context already have: a plugin's field must be new. */
+/**
+ * Fields Koa's context (its own, and those it delegates to its request and response) and fw's
+ * already have: a plugin's field must be new, since its `Object.defineProperty` would shadow the
+ * method the kernel calls (`ctx.accepts` for every error page) or its declaration would clash with
+ * the kernel's (`ctx.requestId`).
+ */
 const CONTEXT_FIELDS = new Set([
   'app', 'req', 'res', 'request', 'response', 'state', 'cookies', 'body', 'status', 'message', 'method', 'url', 'originalUrl',
   'path', 'query', 'querystring', 'headers', 'header', 'host', 'hostname', 'href', 'origin', 'protocol', 'secure', 'ip', 'ips',
-  'type', 'length', 'fresh', 'stale', 'socket', 'accept', 'respond', 'etag', 'lastModified', 'fluid', 'render', 'urlFor',
-  'clientAddress', 'params', 'locale', 'i18n', 'session', 'user', 'csrfToken',
+  'type', 'length', 'fresh', 'stale', 'socket', 'accept', 'respond', 'etag', 'lastModified', 'accepts', 'acceptsCharsets',
+  'acceptsEncodings', 'acceptsLanguages', 'append', 'assert', 'attachment', 'back', 'flushHeaders', 'get', 'has', 'headerSent',
+  'idempotent', 'inspect', 'is', 'onerror', 'redirect', 'remove', 'search', 'set', 'subdomains', 'throw', 'toJSON', 'vary', 'writable',
+  'fluid', 'render', 'urlFor', 'clientAddress', 'params', 'requestId', 'locale', 'i18n', 'session', 'user', 'csrfToken',
 ]);
 
 function invalidPluginName(name: string): string | undefined {
