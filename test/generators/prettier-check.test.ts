@@ -8,6 +8,7 @@
  * project pins (this checkout's), with `--check`.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { REPO } from './helpers.js';
@@ -52,6 +53,23 @@ describe('npm run format on a fresh project', () => {
     },
     120_000,
   );
+
+  test("with docs/make.md's controller generator and its Handlebars template, after two runs, prettier --check . passes", async () => {
+    const root = await newProject('plop', '--yes');
+    const page = await readFile(path.join(REPO, 'docs/make.md'), 'utf8');
+    const block = (fence: string, first: string): string => {
+      const found = page.split(`\n${fence}\n`).slice(1).find((b) => b.startsWith(first));
+      if (found === undefined) throw new Error(`docs/make.md has no ${fence} block starting with ${first}`);
+      return found.slice(0, found.indexOf('\n```\n') + 1);
+    };
+    await mkdir(path.join(root, 'generators/templates'), { recursive: true });
+    await writeFile(path.join(root, 'generators/plopfile.ts'), block('```ts', '// generators/plopfile.ts\n'));
+    await writeFile(path.join(root, 'generators/templates/controller.ts.hbs'), block('```handlebars', '{{!-- generators/templates/controller.ts.hbs --}}\n'));
+    await ok(root, 'make', 'controller', 'invoices');
+    await ok(root, 'make', 'controller', 'payments');
+    expect(await read(root, 'fluid/controllers/index.ts')).toBe("// The app's controllers.\nexport * from './invoices.js';\nexport * from './payments.js';\n");
+    expectFormatted(root);
+  });
 
   test('a project without the auth scaffold lists no auth templates', async () => {
     const root = await newProject('plain', '--yes');
