@@ -588,6 +588,26 @@ describe('fw ocean install (argv and register)', () => {
     expect(await exists(path.join(root, 'additives/blog'))).toBe(false);
   });
 
+  test('fw destroy additive of an installed Additive removes its fw.json entry and its registration, and names the package to uninstall', async () => {
+    const root = await newProject();
+    const pristine = await read(root, 'fluid/app.ts');
+    const { registerInstalled } = await import('../../generators/src/commands/ocean-install.js');
+    await registerInstalled(root, [
+      { id: 'health', package: '@fw/additive-health', version: '0.1.0', spec: '@fw/additive-health@0.1.0', directory: path.join(root, 'node_modules/@fw/additive-health') },
+    ]);
+    const before = await snapshot(root);
+    const dry = await fw(root, 'destroy', 'additive', 'health', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(await snapshot(root)).toEqual(before);
+    const ran = await fw(root, 'destroy', 'additive', 'health');
+    expect(ran.error).toBeUndefined();
+    expect(ran.out).toMatch(/unregister\s+fluid\/app\.ts/);
+    expect(ran.out).toContain('Its package stays installed: run "npm uninstall @fw/additive-health" to remove it.');
+    expect(await read(root, 'fluid/app.ts')).toBe(pristine);
+    expect(JSON.parse(await read(root, 'fw.json')).additives).toEqual([]);
+    expect((await fw(root, 'generate')).out).toMatch(/^\d+ files: \d+ unchanged\n$/);
+  });
+
   test('--help prints the usage; outside a project it fails naming the folder', async () => {
     const root = await newProject();
     expect((await fw(root, 'ocean', 'install', '--help')).out).toContain('Usage: fw ocean install');

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateAdditiveName } from '@fw/schemas';
 import { additiveDir } from '../additive/render.js';
@@ -9,6 +9,7 @@ import { report } from '../cli/report.js';
 import { INSTALL_HELP, INSTALL_OPTIONS } from '../cli/install.js';
 import { packageVersion } from '../package-info.js';
 import type { Plan } from '../pipeline/plan.js';
+import type { Tree } from '../pipeline/tree.js';
 import { projectCaches } from '../cli/caches.js';
 import { readRecord } from '../pipeline/record.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -16,14 +17,17 @@ import { findProjectRoot } from '../project.js';
 import { editAdditives } from '../project/config-edit.js';
 import { CONFIG_FILE, loadConfig, validateConfigText } from '../project/config.js';
 import { additiveGeneratorId } from '../project/generators.js';
-import { registerAdditives, registrationLines } from '../project/regenerate.js';
+import { registerAdditives, registrationLines, type Registrations } from '../project/regenerate.js';
+import { APP_FILE, externalAdditivePackage } from '../project/registrations.js';
 
 /** Usage text of `fw destroy additive`. */
 export const help = `Usage: fw destroy additive <name> [options]
 
 Removes the files fw generated for the Additive <name>, its entry in fw.json "additives" and
 its registration in fluid/app.ts. Refuses, changing nothing, when you edited one of those files.
-Files in additives/<name>/ that fw never generated are kept.
+Files in additives/<name>/ that fw never generated are kept. For an Additive installed with
+fw ocean install, it removes the fw.json entry and the registration, and names the npm uninstall
+that removes its package.
 
 Options:
   --force      remove edited files too (your edits are lost)
@@ -76,7 +80,12 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const generator = additiveGeneratorId(name);
   const recorded = Object.values((await readRecord(root))?.files ?? {}).some((e) => e.generator === generator);
   const listed = loaded.config.additives.includes(name);
-  if (!recorded && !listed) throw new CliError(`no additive "${name}": fw.json "additives" does not list it and fw generated no files for it`);
+  // An Additive `fw ocean install` put in: its registration imports the package, and npm owns its files.
+  const appText = await readFile(path.join(root, APP_FILE), 'utf8').catch(() => undefined);
+  const installed = recorded ? undefined : externalAdditivePackage(appText, name);
+  if (!recorded && !listed && installed === undefined) {
+    throw new CliError(`no additive "${name}": fw.json "additives" does not list it, fw generated no files for it and ${APP_FILE} registers no package for it`);
+  }
   const dryRun = values['dry-run'] === true;
   const dir = additiveDir(name);
   const { formatter, cache } = projectCaches(root, packageVersion(), io.env);
@@ -92,7 +101,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" removed from "additives"` });
       }
       tree.pruneEmpty(dir);
-      return registerAdditives(tree, [], [name]);
+      return installed === undefined ? registerAdditives(tree, [], [name]) : unregisterInstalled(tree, name, installed);
     },
     check: (plan) => refuseEdited(name, plan),
   });
@@ -103,8 +112,22 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     json: values.json === true,
     install: negatable(command, 'install', values.install, values['no-install']),
     diffs: false,
-    lines: registrationLines(result.rendered) + (kept.length > 0 ? `Kept files fw did not generate: ${kept.join(', ')}\n` : ''),
+    lines:
+      registrationLines(result.rendered) +
+      (kept.length > 0 ? `Kept files fw did not generate: ${kept.join(', ')}\n` : '') +
+      (installed === undefined ? '' : `Its package stays installed: run "npm uninstall ${installed}" to remove it.\n`),
     extra: { registrations: result.rendered, kept },
     done: `Destroyed additive "${name}".`,
   });
+}
+
+/** Removes the registration of the installed Additive `name` (the import of `pkg` and its `fluid.additive(...)`) from `fluid/app.ts`. */
+async function unregisterInstalled(tree: Tree, name: string, pkg: string): Promise<Registrations> {
+  const text = await tree.readText(APP_FILE);
+  if (text === undefined) return { added: [], removed: [] };
+  const { unregisterAdditive } = await import('../codemods/index.js');
+  const edit = await unregisterAdditive({ path: APP_FILE, text }, name, { importPath: pkg });
+  if (!edit.changed) return { added: [], removed: [] };
+  tree.write(APP_FILE, edit.text, { reason: 'Additive registrations updated' });
+  return { added: [], removed: [name] };
 }

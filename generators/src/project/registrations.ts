@@ -24,17 +24,23 @@ function defaultImports(appText: string): Map<string, string> {
  * it (`@fw/additive-blog`) or that is bound to its identifier; never one the app imports locally.
  */
 export function externalAdditives(appText: string | undefined, names: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  if (appText === undefined) return out;
+  return new Set(names.filter((name) => externalAdditivePackage(appText, name) !== undefined));
+}
+
+/**
+ * The package `fluid/app.ts` registers the Additive `name` from when it was installed from npm
+ * (see {@link externalAdditives}), e.g. `@fw/additive-health`; `undefined` for a local one.
+ */
+export function externalAdditivePackage(appText: string | undefined, name: string): string | undefined {
+  if (appText === undefined) return undefined;
   const imports = defaultImports(appText);
-  const local = new Set(imports.values());
-  const packages = [...imports].filter(([id, specifier]) => !specifier.startsWith('.') && new RegExp(`\\.additive\\(\\s*${escape(id)}\\s*\\)`).test(appText));
-  for (const name of names) {
-    if (local.has(localImportPath(name))) continue;
-    const named = new RegExp(`(^|[/-])${escape(name)}$`);
-    if (packages.some(([id, specifier]) => id === identifierFor(name) || named.test(specifier))) out.add(name);
+  if (new Set(imports.values()).has(localImportPath(name))) return undefined;
+  const named = new RegExp(`(^|[/-])${escape(name)}$`);
+  for (const [id, specifier] of imports) {
+    if (specifier.startsWith('.') || !new RegExp(`\\.additive\\(\\s*${escape(id)}\\s*\\)`).test(appText)) continue;
+    if (id === identifierFor(name) || named.test(specifier)) return specifier;
   }
-  return out;
+  return undefined;
 }
 
 /**
