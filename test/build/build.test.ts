@@ -79,6 +79,24 @@ test('without tsconfig.build.json or TypeScript it says what is missing and how 
   expect(existsSync(path.join(root, 'dist'))).toBe(false);
 });
 
+test('a tsconfig.build.json fw generated and you deleted: the error says how to get it back, and that way works', async () => {
+  const root = await newProject('deleted', '--yes');
+  await rm(path.join(root, 'tsconfig.build.json'));
+  const error = await run([], testIO(root)).then(() => '', (e: unknown) => (e instanceof Error ? e.message : String(e)));
+  expect(error).toContain('fw build: tsconfig.build.json not found in ');
+  // fw generate alone keeps a file you deleted deleted, so the error must not send you there alone.
+  expect((await fw(root, 'generate')).out).toMatch(/skip-deleted\s+tsconfig\.build\.json/);
+  expect(existsSync(path.join(root, 'tsconfig.build.json'))).toBe(false);
+  expect(error).toContain(
+    'you deleted it, and "fw generate" keeps a generated file you deleted deleted: restore it from git, or delete its "tsconfig.build.json" entry from .fw/record.json and run "fw generate"',
+  );
+  const record = JSON.parse(await readFile(path.join(root, '.fw/record.json'), 'utf8')) as { files: Record<string, unknown> };
+  delete record.files['tsconfig.build.json'];
+  await writeFile(path.join(root, '.fw/record.json'), `${JSON.stringify(record, null, 2)}\n`);
+  expect((await fw(root, 'generate')).out).toMatch(/create\s+tsconfig\.build\.json/);
+  expect(existsSync(path.join(root, 'tsconfig.build.json'))).toBe(true);
+});
+
 test('fw build --help explains the steps; a stray argument is an error', async () => {
   const io = testIO(REPO);
   expect(await run(['--help'], io)).toBe(0);

@@ -138,7 +138,13 @@ async function hasRawStylesheet(root: string): Promise<boolean> {
 /** Builds the project at `root` (see {@link help}). */
 export async function buildProject(root: string, io: CommandIO): Promise<BuildResult> {
   if (!existsSync(path.join(root, BUILD_CONFIG))) {
-    throw new CliError(`fw build: ${BUILD_CONFIG} not found in ${root}; it tells TypeScript what to compile into ${OUT_DIR}/ (run "fw generate" to restore it).`);
+    // A file the record holds was deleted by hand, and fw generate keeps it deleted (skip-deleted).
+    const { readRecord } = await import('../pipeline/record.js');
+    const deleted = (await readRecord(root).catch(() => undefined))?.files[BUILD_CONFIG] !== undefined;
+    const restore = deleted
+      ? `you deleted it, and "fw generate" keeps a generated file you deleted deleted: restore it from git, or delete its "${BUILD_CONFIG}" entry from .fw/record.json and run "fw generate"`
+      : 'run "fw generate" to restore it';
+    throw new CliError(`fw build: ${BUILD_CONFIG} not found in ${root}; it tells TypeScript what to compile into ${OUT_DIR}/ (${restore}).`);
   }
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { workspaces?: unknown };
   const workspaces = Array.isArray(pkg.workspaces) ? pkg.workspaces.filter((w): w is string => typeof w === 'string') : [];
