@@ -131,6 +131,14 @@ test('a plopfile generator named like a built-in is an error naming both', async
   expect(clash.error).toBe('generators/plopfile.ts defines the generator "page", and "page" is a built-in of fw make (a page: a template in fluid/templates/ or an Additive\'s, and the route that renders it): rename yours');
 });
 
+test('an add to an absolute path outside the project is refused naming the path as the plopfile wrote it', async () => {
+  const outside = path.join(path.dirname(root), 'outside.txt');
+  await write('generators/plopfile.ts', `export default function (plop) {\n  plop.setGenerator('escape', { prompts: [], actions: [{ type: 'add', path: ${JSON.stringify(outside)}, template: 'x' }] });\n}\n`);
+  const refused = await fw(root, 'make', 'escape');
+  expect(refused.error).toBe(`fw make escape: action 1 (add): generators/plopfile.ts: Refusing path "${outside}": it points outside the project root`);
+  expect(existsSync(outside)).toBe(false);
+});
+
 test('a plopfile that throws, or does not parse, is named with its line (the built fw, as a user runs it)', async () => {
   const bin = path.join(REPO, 'generators/dist/bin/fw.js');
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run "npm run build" first (npm test does).`);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CommandIO } from '../cli/io.js';
 import type { Formatter } from '../pipeline/format.js';
-import { normalizeProjectPath } from '../pipeline/paths.js';
+import { normalizeProjectPath, PathRefusedError } from '../pipeline/paths.js';
 import type { Tree } from '../pipeline/tree.js';
 import type { LoadedConfig } from '../project/config.js';
 import { isMakeGenerator } from '../project/generators.js';
@@ -36,7 +36,12 @@ export interface MakeRun {
  * anything that leaves the project, names `.git/`, `node_modules/` or `.fw/`.
  */
 export function projectPath(run: MakeRun, file: string): string {
-  return normalizeProjectPath(path.relative(run.root, path.resolve(run.root, file)).split(path.sep).join('/'));
+  const relative = path.relative(run.root, path.resolve(run.root, file)).split(path.sep).join('/');
+  // Named as the plopfile wrote it: "/tmp/x.txt", not the "../../x.txt" it resolves to.
+  if (path.isAbsolute(file) && (relative === '..' || relative.startsWith('../') || path.isAbsolute(relative))) {
+    throw new PathRefusedError(file, 'it points outside the project root');
+  }
+  return normalizeProjectPath(relative);
 }
 
 /**
