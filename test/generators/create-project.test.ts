@@ -227,7 +227,7 @@ describe('create project --auth', () => {
     expect(help.out()).toMatch(/--auth, --no-auth[\s\S]*"fw create auth"[\s\S]*Implies --install, so it\s+cannot go with --no-install or --json/);
     const io = testIO(cwd);
     expect(await run(['a', '--yes', '--auth', '--dry-run'], io)).toBe(0);
-    expect(io.out()).toContain('With --auth it would then run "npm install" and "npx --no fw create auth --install" there.');
+    expect(io.out()).toContain('With --auth it would then run "npm install", "npx --no fw create auth --install" and, for each database bind, "npx --no prisma generate --config prisma/<bind>/prisma.config.ts" there.');
     expect(existsSync(path.join(cwd, 'a'))).toBe(false);
     // Without a terminal and without --auth, nothing asks about auth and none is added.
     expect((await createProject({ dir: 'b', yes: false, surface: 'none' }, testIO(cwd))).auth).toBe(false);

@@ -305,7 +305,9 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   if (options.dryRun || values.json) {
     const code = await report(io, { plan: result.plan, rendered: undefined, ...(result.committed ? { applied: result.committed } : {}) }, { dryRun: options.dryRun === true, json: values.json === true, diffs: false, dependencies: false });
     const install = `${packageManager(result.root, io.env)} install`;
-    if (result.auth) io.stdout.write(`With --auth it would then run "${install}" and "${AUTH_COMMAND.join(' ')}" there.\n`);
+    if (result.auth) {
+      io.stdout.write(`With --auth it would then run "${install}", "${AUTH_COMMAND.join(' ')}" and, for each database bind, "npx --no prisma generate --config prisma/<bind>/prisma.config.ts" there.\n`);
+    }
     else if (options.install === true) io.stdout.write(`With --install it would then run "${install}" there.\n`);
     if (git === true) io.stdout.write('With --git it would then run "git init" and make a first commit there.\n');
     return code;
