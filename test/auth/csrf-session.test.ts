@@ -67,6 +67,19 @@ describe('CSRF', () => {
     expect(await form.json()).toEqual({ ok: true, name: 'Ada' });
   });
 
+  it('a form whose token comes in X-CSRF-Token (htmx with hx-headers) still reaches the handler as ctx.state.form', async () => {
+    const c = new Client(base);
+    const token = await tokenOf(c);
+    const res = await post(
+      c,
+      { 'X-CSRF-Token': token, 'Content-Type': 'application/x-www-form-urlencoded' },
+      new URLSearchParams({ csrf_token: token, name: 'Ada' }).toString(),
+    );
+    expect(await res.json()).toEqual({ ok: true, name: 'Ada' });
+    const headerOnly = await post(c, { 'X-CSRF-Token': token, 'Content-Type': 'application/x-www-form-urlencoded' }, 'name=Grace');
+    expect(await headerOnly.json()).toEqual({ ok: true, name: 'Grace' });
+  });
+
   it('missing token → 403 INVALID_CSRF', async () => {
     const c = new Client(base);
     await tokenOf(c);

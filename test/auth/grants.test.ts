@@ -11,7 +11,11 @@ let auth: Auth<TestUser>;
 let base: string;
 beforeAll(async () => {
   ({ fluid, auth } = authApp());
-  const who = (ctx: { state: Record<string, unknown> }) => ({ user: (ctx.state.user as TestUser).id, via: ctx.state.bearer ? 'token' : 'session' });
+  const who = (ctx: { state: Record<string, unknown> }) => ({
+    user: (ctx.state.user as TestUser).id,
+    via: ctx.state.bearer ? 'token' : 'session',
+    ...(ctx.state.form instanceof URLSearchParams ? { name: ctx.state.form.get('name') } : {}),
+  });
   fluid.api.get('read', '/read', requirementOrGrant(EmailVerifiedGate, 'posts:read', 'posts:all'), who);
   fluid.api.get('both', '/both', requirementAndGrant(EmailVerifiedGate, 'posts:read', 'posts:write'), who);
   fluid.api.get('twofa', '/twofa', requirementOrGrant(require2fa, 'posts:read'), who);
@@ -66,6 +70,12 @@ describe('requirementOrGrant', () => {
     const token = await auth.mintToken(USERS.verified!, ['posts:write'], 600);
     const ok = await fetch(`${base}/api/write`, { method: 'POST', headers: bearer(token) });
     expect(ok.status).toBe(200);
+    const form = await fetch(`${base}/api/write`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=Ada',
+    });
+    expect(await form.json()).toEqual({ user: 3, via: 'token', name: 'Ada' }); // the form reaches the handler as ctx.state.form
     const forged = await fetch(`${base}/api/write`, { method: 'POST', headers: bearer(token.slice(0, -3) + 'AAA') });
     expect([forged.status, ((await forged.json()) as { code: string }).code]).toEqual([403, 'INVALID_CSRF']);
   });

@@ -15,6 +15,29 @@ describe('installAuth', () => {
     expect(() => installAuth(fluid, { users: testUsers() })).toThrow(/already installed/);
   });
 
+  it('refuses a misspelt option or a value that cannot work, naming it (a misspelt signInUrl was ignored in silence)', () => {
+    const refused = (options: Record<string, unknown>): string => {
+      const fluid = new Fluid({ root: makeProject(), env: {}, logger: memoryLogger() });
+      try {
+        installAuth(fluid, { users: testUsers(), ...options });
+        return 'accepted';
+      } catch (error) {
+        expect(error).toBeInstanceOf(FrameworkException);
+        return (error as Error).message;
+      }
+    };
+    expect(refused({ signinUrl: '/sign-in' })).toBe('installAuth(fluid, options) / auth(options): unknown option signinUrl; did you mean signInUrl?');
+    expect(refused({ loginUrl: '/sign-in' })).toMatch(/unknown option loginUrl; expected one of users, cache, sessionMaxAge, tokenMaxAge, cookieName, csrfCookieName, signInUrl$/);
+    expect(refused({ sessionMaxAge: -1 })).toMatch(/sessionMaxAge must be a whole number of seconds, at least 1; got -1$/);
+    expect(refused({ tokenMaxAge: 1.5 })).toMatch(/tokenMaxAge must be a whole number of seconds, at least 1; got 1\.5$/);
+    expect(refused({ cookieName: 'my cookie' })).toMatch(/cookieName must be a cookie name .*; got "my cookie"$/);
+    expect(refused({ signInUrl: 'sign-in' })).toMatch(/signInUrl must be a path such as '\/sign-in' \(or an http\(s\) URL\); got "sign-in"$/);
+    expect(refused({ signInUrl: '//evil.example/x' })).toMatch(/signInUrl must be a path/);
+    for (const ok of [{ signInUrl: '/sign-in' }, { signInUrl: 'https://id.example.com/login' }, { sessionMaxAge: 3600, tokenMaxAge: 600, cookieName: 'app.sid', csrfCookieName: 'app.csrf' }]) {
+      expect(refused(ok)).toBe('accepted');
+    }
+  });
+
   it('a guard on an app without auth answers 500 and logs the missing installAuth', async () => {
     const logger = memoryLogger();
     const fluid = new Fluid({ root: makeProject(), env: {}, logger });

@@ -81,6 +81,13 @@ const INI_FILES: Case[] = [
   { name: 'DEBUG = maybe', files: INI('DEBUG = maybe\n'), expect: ['app_configs/app.ini:2: DEBUG: got "maybe"; expected a boolean'] },
   { name: 'a key without "= value"', files: INI('; comment\n\nPORT\n'), expect: ['app_configs/app.ini:4: PORT: got a line without "="; expected KEY = value'] },
   { name: 'a section header missing its "]"', files: INI('[mail\n'), expect: ['app_configs/app.ini:2: [mail: got a line without "="'] },
+  {
+    name: 'a list of limits joined by ";" (the ini format would cut it there: RATELIMIT_DEFAULT would be "10/minute")',
+    files: INI('RATELIMIT_DEFAULT = 10/minute;100/hour\n'),
+    expect: ['app_configs/app.ini:2: RATELIMIT_DEFAULT: the value has ";" right after a character', 'quote the value (RATELIMIT_DEFAULT = "...")'],
+  },
+  { name: 'a "#" inside a password (never shown)', files: INI('MAIL_PASSWORD = ab#cd\n'), expect: ['app_configs/app.ini:2: MAIL_PASSWORD: the value has "#"'] },
+  { name: 'a quoted list of limits, a comma list, a comment after a space', files: INI('RATELIMIT_DEFAULT = "10/minute;100/hour"\nMAIL_PASSWORD = ab\\#cd\nPORT = 8000 ; dev port\n'), expect: 'valid' },
   { name: 'a repeated ini key', files: INI('PORT = 80\nPORT = 81\n'), expect: ['app_configs/app.ini:3: PORT: got a second PORT; expected each key once (first at line 2)'] },
   { name: 'a missing X_FILE', files: INI('MAIL_PASSWORD_FILE = nope/secret\n'), expect: ['app_configs/app.ini:2: MAIL_PASSWORD_FILE: cannot read'] },
   { name: 'both mail TLS flags (a rule between keys, checked on the merged config)', files: INI('MAIL_USE_TLS = true\n'), expect: ['app_configs/app.ini:2: MAIL_USE_TLS: got true; expected false while MAIL_USE_STARTTLS is true'] },
@@ -198,6 +205,12 @@ describe('the config corpus', () => {
 });
 
 describe('values that do get through', () => {
+  test('an ini value holding ";" or "#" comes through whole when quoted or escaped', () => {
+    const root = project({ name: '', expect: 'valid', files: INI('RATELIMIT_DEFAULT = "10/minute;100/hour"\nMAIL_PASSWORD = ab\\#cd\nPORT = 8000 ; dev port\n') });
+    const { config } = loadConfigDetails({ root, env: {} });
+    expect([config.RATELIMIT_DEFAULT, config.MAIL_PASSWORD, config.PORT]).toEqual(['10/minute;100/hour', 'ab#cd', 8000]);
+  });
+
   test('.env sits between the ini and the environment; FW_APP in .env picks the ini', () => {
     const root = project({ name: '', expect: 'valid', files: { '.env': 'PORT=9000\nHOST=0.0.0.0\nGREETING=from-dotenv\n', 'app_configs/app.ini': 'SECRET_KEY = s\nPORT = 7000\nHOST = ::1\n' } });
     const { config } = loadConfigDetails({ root, env: { HOST: '127.0.0.2' } });

@@ -300,6 +300,33 @@ describe('package.json edited by the user', () => {
   }, 60_000);
 });
 
+describe('package.json: a dependency the user installed before fw adds it', () => {
+  test('at the range `npm install name@<fw\'s pin>` writes (^x.y.z): no conflict, the user\'s range stays', async () => {
+    const root = await newProject();
+    const pkg = JSON.parse(await read(root, 'package.json')) as { dependencies: Record<string, string> };
+    pkg.dependencies['typesafe-i18n'] = '^5.27.1'; // `npm install typesafe-i18n@5.27.1`, before turning locales on
+    await writeFile(path.join(root, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    await editConfig(root, (c) => {
+      c.config.I18N_SUPPORTED_LOCALES = ['en', 'pl'];
+    });
+    const run = await fw(root, 'generate');
+    expect(run.code).toBe(0);
+    const merged = await read(root, 'package.json');
+    expect(merged).not.toContain('<<<<<<<');
+    expect((JSON.parse(merged) as typeof pkg).dependencies['typesafe-i18n']).toBe('^5.27.1');
+    // Another range (one that need not hold fw's version) is still a conflict.
+    const root2 = await newProject();
+    const pkg2 = JSON.parse(await read(root2, 'package.json')) as typeof pkg;
+    pkg2.dependencies['typesafe-i18n'] = '^5.26.0';
+    await writeFile(path.join(root2, 'package.json'), `${JSON.stringify(pkg2, null, 2)}\n`);
+    await editConfig(root2, (c) => {
+      c.config.I18N_SUPPORTED_LOCALES = ['en', 'pl'];
+    });
+    expect((await fw(root2, 'generate')).code).toBe(1);
+    expect(await read(root2, 'package.json')).toContain('<<<<<<< ours (your edit)');
+  }, 90_000);
+});
+
 describe('an Additive added to fw.json by hand', () => {
   test('whose mount path clashes with a route of the app: rendered, and the note says what clashes, as fw create additive would', async () => {
     const root = await newProject();

@@ -203,6 +203,27 @@ describe('the packed kernel in an app of its own', () => {
     expect(result.error).toMatch(missing('nodemailer', /mail \(fluid\.mail, the MAIL_\* keys\)/));
   });
 
+  it('mail works once nodemailer is installed while the app runs (the failed load is tried again)', () => {
+    const link = path.join(app, 'node_modules', 'nodemailer');
+    const result = run(
+      probe(
+        { MAIL_DEFAULT_SENDER: 'b@example.test' },
+        `const { symlinkSync, rmSync } = await import('node:fs');
+    const message = { to: 'a@example.test', subject: 'x', text: 'y' };
+    const first = await fluid.mail.send(message).then(() => 'sent', (e) => e.name);
+    if (first !== 'MissingPackageError') throw new Error('before the install: ' + first);
+    symlinkSync(${JSON.stringify(path.join(REPO, 'node_modules', 'nodemailer'))}, ${JSON.stringify(link)}, 'dir');
+    try {
+      const info = await fluid.mail.send(message);
+      if (!info.file) throw new Error('no outbox file');
+    } finally {
+      rmSync(${JSON.stringify(link)});
+    }`,
+      ),
+    );
+    expect(result).toEqual({ ok: true });
+  });
+
   it('CACHE_TYPE=redis without ioredis names it, for the events and for the cache', () => {
     const redis = { CACHE_TYPE: 'redis', CACHE_REDIS_URL: 'redis://127.0.0.1:1/0' };
     const app = run(probe(redis, ''));

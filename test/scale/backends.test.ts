@@ -36,6 +36,23 @@ function app(config: Record<string, unknown>): { fluid: Fluid; lines: string[] }
   return { fluid, lines: logger.lines };
 }
 
+describe('a loopback BASE_URL in production', () => {
+  it('warns once at startup with DEBUG off (mail links would point at the server itself); not with DEBUG on or a public URL', async () => {
+    const start = async (config: Record<string, unknown>): Promise<string[]> => {
+      const { fluid, lines } = app(config);
+      const served = await serve(fluid, { port: 0, host: '127.0.0.1', signals: [], exit: false, print: () => undefined });
+      await served.close();
+      return lines.filter((l) => l.includes('a loopback address'));
+    };
+    const warned = await start({ DEBUG: false, BASE_URL: 'http://127.0.0.1:8000' });
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('warn BASE_URL is http://127.0.0.1:8000, a loopback address, and DEBUG is off: absolute links');
+    expect(await start({ DEBUG: false, BASE_URL: 'http://localhost:8000' })).toHaveLength(1);
+    expect(await start({ DEBUG: true, BASE_URL: 'http://127.0.0.1:8000' })).toEqual([]);
+    expect(await start({ DEBUG: false, BASE_URL: 'https://app.example.com' })).toEqual([]);
+  });
+});
+
 describe('the backends line and the scale-out warnings', () => {
   it('serve() says which backend each part uses; FW_INSTANCES=2 on per-process backends warns for each', async () => {
     const { fluid, lines } = app({ CACHE_TYPE: 'memory', FW_INSTANCES: 2 });

@@ -39,13 +39,25 @@ function sorted(keys: readonly string[]): boolean {
   return keys.every((key, i) => i === 0 || compareKeys(keys[i - 1]!, key) <= 0);
 }
 
-function mergeObjects(base: JsonObject, ours: JsonObject, theirs: JsonObject): Sides {
+/** The maps of dependency name → version range. */
+const DEPENDENCY_MAPS = new Set(['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']);
+
+/**
+ * True when the user's range is what `npm install <name>@<version>` writes for the version fw
+ * pins (`^10.6.0` or `~10.6.0` for `10.6.0`): it admits that version, so both sides agree.
+ */
+function admitsPin(ours: Json | undefined, theirs: Json | undefined): boolean {
+  return typeof ours === 'string' && typeof theirs === 'string' && /^\d+\.\d+\.\d+$/.test(theirs) && (ours === `^${theirs}` || ours === `~${theirs}`);
+}
+
+function mergeObjects(base: JsonObject, ours: JsonObject, theirs: JsonObject, dependencies = false): Sides {
   const oursKeys = Object.keys(ours);
   // The user's key order, then the keys the user's file lacks (new, or deleted by them), in the render's order.
   const keys = [...oursKeys, ...Object.keys(theirs).filter((k) => !(k in ours))];
   const out = { base: {} as JsonObject, ours: {} as JsonObject, theirs: {} as JsonObject, conflicts: 0 };
   for (const key of sorted(oursKeys) ? [...keys].sort(compareKeys) : keys) {
-    const merged = mergeValue(base[key], ours[key], theirs[key]);
+    const merged =
+      dependencies && admitsPin(ours[key], theirs[key]) ? settled(ours[key]) : mergeValue(base[key], ours[key], theirs[key], DEPENDENCY_MAPS.has(key));
     out.conflicts += merged.conflicts;
     if (merged.base !== undefined) out.base[key] = merged.base;
     if (merged.ours !== undefined) out.ours[key] = merged.ours;
@@ -54,11 +66,11 @@ function mergeObjects(base: JsonObject, ours: JsonObject, theirs: JsonObject): S
   return out;
 }
 
-function mergeValue(base: Json | undefined, ours: Json | undefined, theirs: Json | undefined): Sides {
+function mergeValue(base: Json | undefined, ours: Json | undefined, theirs: Json | undefined, dependencies = false): Sides {
   if (same(ours, theirs) || same(base, theirs)) return settled(ours);
   if (same(base, ours)) return settled(theirs);
-  if (isObject(base) && isObject(ours) && isObject(theirs)) return mergeObjects(base, ours, theirs);
-  if (base === undefined && isObject(ours) && isObject(theirs)) return mergeObjects({}, ours, theirs);
+  if (isObject(base) && isObject(ours) && isObject(theirs)) return mergeObjects(base, ours, theirs, dependencies);
+  if (base === undefined && isObject(ours) && isObject(theirs)) return mergeObjects({}, ours, theirs, dependencies);
   return { base, ours, theirs, conflicts: 1 };
 }
 
@@ -84,7 +96,9 @@ export type PackageJsonMerge =
 /**
  * Merges three `package.json` texts (LF line endings) key by key: each key takes the side that
  * changed it, nested objects (`scripts`, `dependencies`, ...) merge key by key too, and a key both
- * sides changed differently (or an array both changed) is a conflict. The texts are in npm's
+ * sides changed differently (or an array both changed) is a conflict, except a dependency the user
+ * holds at `^x.y.z`/`~x.y.z` (what `npm install name@x.y.z` writes) where fw pins `x.y.z`: the
+ * user's range stands. The texts are in npm's
  * layout (the user's indentation, their key order, dependency maps kept sorted). `undefined` when
  * a side does not parse as a JSON object: then the line merge stands as it is.
  */

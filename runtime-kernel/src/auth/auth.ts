@@ -32,6 +32,39 @@ export interface AuthOptions<U extends User = User> {
   signInUrl?: string;
 }
 
+const OPTION_NAMES: readonly (keyof AuthOptions)[] = ['users', 'cache', 'sessionMaxAge', 'tokenMaxAge', 'cookieName', 'csrfCookieName', 'signInUrl'];
+
+/**
+ * Refuses a misspelt option (which would be ignored: `signinUrl` leaves guards answering 401) and
+ * a value that cannot work, naming the option and what it got.
+ */
+function checkOptions(options: AuthOptions<User>): void {
+  const where = 'installAuth(fluid, options) / auth(options)';
+  for (const key of Object.keys(options)) {
+    if ((OPTION_NAMES as readonly string[]).includes(key)) continue;
+    const meant = OPTION_NAMES.find((name) => name.toLowerCase() === key.toLowerCase());
+    throw new FrameworkException(
+      `${where}: unknown option ${key}; ${meant ? `did you mean ${meant}?` : `expected one of ${OPTION_NAMES.join(', ')}`}`,
+    );
+  }
+  for (const key of ['sessionMaxAge', 'tokenMaxAge'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new FrameworkException(`${where}: ${key} must be a whole number of seconds, at least 1; got ${JSON.stringify(value)}`);
+    }
+  }
+  for (const key of ['cookieName', 'csrfCookieName'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === 'string' && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(value))) {
+      throw new FrameworkException(`${where}: ${key} must be a cookie name (letters, digits and !#$%&'*+-.^_\`|~); got ${JSON.stringify(value)}`);
+    }
+  }
+  const signIn = options.signInUrl;
+  if (signIn !== undefined && !(typeof signIn === 'string' && (/^\/(?![/\\])/.test(signIn) || /^https?:\/\//i.test(signIn)))) {
+    throw new FrameworkException(`${where}: signInUrl must be a path such as '/sign-in' (or an http(s) URL); got ${JSON.stringify(signIn)}`);
+  }
+}
+
 /** The app's auth state. */
 export class Auth<U extends User = User> {
   /** The app this auth state belongs to. */
@@ -54,6 +87,7 @@ export class Auth<U extends User = User> {
     if (!options?.users || typeof options.users.findById !== 'function') {
       throw new FrameworkException('installAuth(fluid, { users }): users must implement UserService (findById, emailVerified, has2fa, isAdmin, roles, permissions)');
     }
+    checkOptions(options);
     const secret = fluid.config.SECRET_KEY;
     if (!secret) throw new FrameworkException(`installAuth: SECRET_KEY is not set (put it in app_configs/${fluid.name}.ini or SECRET_KEY_FILE)`);
     this.fluid = fluid;

@@ -151,8 +151,12 @@ function checkMethod(ctx: FluidContext): void {
   }
 }
 
-/** The `csrf_token` field of an urlencoded form, from the parsed body; the form goes to `ctx.state.form`. */
+/**
+ * The `csrf_token` field of an urlencoded form, from the parsed body; the form goes to
+ * `ctx.state.form` whichever way the token came (the field, the header or a bearer exemption).
+ */
 async function formToken(ctx: FluidContext): Promise<string | undefined> {
+  if (!ctx.is('application/x-www-form-urlencoded')) return undefined;
   const body = await parseBody(ctx);
   if (body === undefined || body === null || typeof body !== 'object') return undefined;
   ctx.state.form = new URLSearchParams(ctx.request.rawBody ?? '');
@@ -168,18 +172,22 @@ export function csrfMiddleware(auth: Auth): KoaMiddleware {
     checkMethod(ctx);
     const bearer = bearerToken(ctx.get('Authorization'));
     if (bearer) {
+      let exempt = false;
       try {
         ctx.state.bearer = await auth.verifyToken(bearer);
-        return next(); // a grant bypasses CSRF by design
+        exempt = true; // a grant bypasses CSRF by design
       } catch (err) {
         if (err instanceof HttpError && err.status >= 500) throw err;
         // an invalid token earns no exemption: fall through to the CSRF check
       }
+      if (exempt) {
+        await formToken(ctx); // hands the form to the handler
+        return next();
+      }
     }
     checkOrigin(ctx);
-    let token: string | undefined = ctx.get(CSRF_HEADER) || undefined;
-    if (token === undefined && ctx.is('application/x-www-form-urlencoded')) token = await formToken(ctx);
-    checkCsrfToken(ctx, token);
+    const fromForm = await formToken(ctx);
+    checkCsrfToken(ctx, ctx.get(CSRF_HEADER) || fromForm);
     return next();
   };
 }

@@ -161,6 +161,29 @@ function missingPrismaClient(err: Error): string | undefined {
   return `the Prisma client ${client} is missing (${rel(found[2]!.trim())} imports it): "npm run build" (fw build) generates it; build again, and deploy the whole dist/ folder`;
 }
 
+/**
+ * With DEBUG off, a `BASE_URL` on a loopback host (`fw create auth` writes
+ * `http://127.0.0.1:8000` for development) makes every absolute link, the mail's verification and
+ * reset links first, point at the server's own machine: one warning says so at startup.
+ */
+function warnLoopbackBaseUrl(fluid: FluidApp): void {
+  const base = fluid.config.BASE_URL;
+  if (fluid.config.DEBUG || typeof base !== 'string') return;
+  let host: string;
+  try {
+    host = new URL(base).hostname.toLowerCase();
+  } catch {
+    return;
+  }
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  if (!loopback) return;
+  fluid.logger.warn(
+    `BASE_URL is ${base}, a loopback address, and DEBUG is off: absolute links (url_for with _external, the links in mail) ` +
+      'point at the server itself, not at your site; set BASE_URL to the public URL (npx fw docs deployment)',
+    { BASE_URL: base },
+  );
+}
+
 /** A worker of a cluster stopped before it was serving; its message is the worker's reason. */
 class WorkerStartupError extends FrameworkException {}
 
@@ -190,7 +213,10 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   const worker = cluster.isWorker ? cluster.worker : undefined;
   if (!worker) print(`fw: ${fluid.name} serving at ${url}`);
   // One process says which backends the app uses (in a cluster: the first worker).
-  if (!worker || worker.id === 1) reportBackends(fluid, { workers, print });
+  if (!worker || worker.id === 1) {
+    reportBackends(fluid, { workers, print });
+    warnLoopbackBaseUrl(fluid);
+  }
 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
   const exit = options.exit ?? true;

@@ -65,8 +65,10 @@ export class Mailer {
   readonly #host: MailHost;
   // nodemailer costs ~80 ms to import, so the transports are made on first use: an app that never
   // sends mail never loads it.
-  #smtp: Promise<Transporter<SMTPSentMessageInfo>> | undefined;
-  #stream: Promise<Transporter<StreamSentMessageInfo>> | undefined;
+  // A load that failed (nodemailer not installed yet) is tried again at the next send, so
+  // `npm install nodemailer` while the app runs is enough.
+  #smtp: (() => Promise<Transporter<SMTPSentMessageInfo>>) | undefined;
+  #stream: (() => Promise<Transporter<StreamSentMessageInfo>>) | undefined;
   readonly #outbox: Outbox;
   readonly #inFlight = new Set<InFlight>();
   #closing: Promise<void> | undefined;
@@ -77,8 +79,9 @@ export class Mailer {
     const s = this.#settings;
     this.#outbox = new Outbox(s.outboxDir);
     if (s.mode === 'outbox') {
-      this.#stream = loadNodemailer(host.root).then((m) => m.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
-      this.#stream.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
+      this.#stream = retrying(() =>
+        loadNodemailer(host.root).then((m) => m.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })),
+      );
       if (host.config.DEBUG === false) {
         host.logger.warn(
           `mail: MAIL_SERVER is not set, and DEBUG is off: outgoing mail is written to ${s.outboxDir} as .eml files and reaches nobody; set MAIL_SERVER (npx fw docs mail)`,
@@ -90,8 +93,7 @@ export class Mailer {
       return;
     }
     const options = smtpOptions(s, host.tls);
-    this.#smtp = loadNodemailer(host.root).then((m) => m.createTransport(options));
-    this.#smtp.catch(() => undefined); // a failure surfaces at the first send, not as an unhandled rejection
+    this.#smtp = retrying(() => loadNodemailer(host.root).then((m) => m.createTransport(options)));
     if (s.security === 'plain' && s.password !== undefined) {
       host.logger.warn(
         `mail: MAIL_USE_TLS and MAIL_USE_STARTTLS are both false: the SMTP password and all mail travel in clear to ${s.address}`,
@@ -168,7 +170,7 @@ export class Mailer {
       });
       return;
     }
-    const transport = await this.#smtp; // a missing nodemailer fails here, with its own message
+    const transport = await this.#smtp(); // a missing nodemailer fails here, with its own message
     try {
       await transport.verify();
     } catch (err) {
@@ -205,8 +207,8 @@ export class Mailer {
         }
       }
     }
-    (await this.#smtp)?.close();
-    (await this.#stream)?.close();
+    (await this.#smtp?.().catch(() => undefined))?.close();
+    (await this.#stream?.().catch(() => undefined))?.close();
   }
 
   #track(message: OutgoingMail, run: (signal: AbortSignal) => Promise<SentInfo>): InFlight {
@@ -251,7 +253,7 @@ export class Mailer {
     }
     const options: SendMailOptions = { ...message, from, signal };
     if (this.#smtp !== undefined) {
-      const transport = await this.#smtp; // a missing nodemailer fails here, with its own message
+      const transport = await this.#smtp(); // a missing nodemailer fails here, with its own message
       try {
         const info = await transport.sendMail(options);
         return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: info.response };
@@ -259,7 +261,7 @@ export class Mailer {
         throw smtpFailure(err, this.#settings);
       }
     }
-    const stream = await (this.#stream as Promise<Transporter<StreamSentMessageInfo>>);
+    const stream = await this.#stream!();
     const info = await stream.sendMail(options).catch((err: unknown) => {
       throw new FrameworkException(`Mail: composing the message to ${recipients(message)} failed: ${errorMessage(err)}`, {
         cause: err,
@@ -286,6 +288,26 @@ function addresses(list: ReadonlyArray<string | { address?: string | undefined }
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Starts `load` now and returns its result on every call; once it has failed, the next call
+ * starts it again. The first failure surfaces at the first send, never as an unhandled rejection.
+ */
+function retrying<T>(load: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  const get = (): Promise<T> => {
+    if (current === undefined) {
+      const attempt = load();
+      current = attempt;
+      attempt.catch(() => {
+        if (current === attempt) current = undefined;
+      });
+    }
+    return current;
+  };
+  get();
+  return get;
 }
 
 /** nodemailer, imported on first use from the app's root (an optional package of the kernel). */

@@ -34,7 +34,7 @@ import {
 import { ConfigError } from '../errors.js';
 import { findProjectRoot, toDir } from '../paths.js';
 import { fromValidation } from './problems.js';
-import { keyLines, readText } from './text.js';
+import { cutIniValues, keyLines, readText } from './text.js';
 
 export { decodeText, readText } from './text.js';
 export { readAdditiveManifest } from './manifest.js';
@@ -130,7 +130,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   }
   const iniRel = `app_configs/${app}.ini`;
   const iniFile = join(root, iniRel);
-  const ini = readKeyValueFile(root, iniRel, (text) => parseIni(text) as Record<string, unknown>, { bareLines: true });
+  const ini = readKeyValueFile(root, iniRel, (text) => parseIni(text) as Record<string, unknown>, { bareLines: true, iniComments: true });
   const fileLayers: ConfigLayer[] = [{ source: 'fw.json', values: project.config.config, positions: project.positions }];
   if (ini) fileLayers.push(ini);
   // FW_APP and fw's other process variables are not config keys; DATABASE_URL and REDIS_URL are
@@ -292,9 +292,15 @@ function readProject(root: string): { config: ProjectConfig; positions: Record<s
 /**
  * Reads an ini or dotenv file as a config layer, with the line of each key. `bareLines`: a line
  * that is not `KEY = value` (nor a comment or a `[section]`) is an error naming it, instead of
- * the key `true` the ini parser would make of it.
+ * the key `true` the ini parser would make of it. `iniComments`: a value the ini parser would cut
+ * at a `;` or `#` written right after a character is an error naming the key (`cutIniValues`).
  */
-function readKeyValueFile(root: string, rel: string, parse: (text: string) => Record<string, unknown>, options: { bareLines?: boolean } = {}): ConfigLayer | undefined {
+function readKeyValueFile(
+  root: string,
+  rel: string,
+  parse: (text: string) => Record<string, unknown>,
+  options: { bareLines?: boolean; iniComments?: boolean } = {},
+): ConfigLayer | undefined {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
   let text: string;
@@ -314,6 +320,15 @@ function readKeyValueFile(root: string, rel: string, parse: (text: string) => Re
     for (const [content, at] of bare) {
       const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected KEY = value, a ; comment or a blank line`;
       problems.push({ source: rel, path: content, line });
+    }
+  }
+  if (options.iniComments) {
+    // The value itself is never shown: it may be a secret.
+    for (const [key, at, char] of cutIniValues(text)) {
+      const line =
+        `${locate(rel, { line: at })}: ${key}: the value has "${char}" right after a character, and the ini format reads "${char}" as the start of a comment ` +
+        `(the rest of the value would be dropped); quote the value (${key} = "...") or put a space before a comment`;
+      problems.push({ source: rel, path: key, line });
     }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid ${rel}:\n${problems.map((p) => p.line).join('\n')}`, problems);

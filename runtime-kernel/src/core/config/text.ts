@@ -52,3 +52,23 @@ export function keyLines(text: string): { positions: Record<string, TextPosition
   }
   return { positions, repeated, bare };
 }
+
+/**
+ * The `KEY = value` lines of an ini text whose unquoted value holds a `;` or `#` right after
+ * another character, as `[key, line, character]`: the `ini` package reads either as the start of
+ * a comment and silently drops the rest of the value (`RATELIMIT_DEFAULT = 10/minute;100/hour`
+ * would be `10/minute`, a password `ab#cd` would be `ab`). A comment after a space
+ * (`PORT = 8000 ; dev`), a quoted value and an escaped `\;` are left alone.
+ */
+export function cutIniValues(text: string): [string, number, string][] {
+  const cut: [string, number, string][] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const match = /^\s*([^=;#\s\[][^=]*?)\s*=\s*(.*)$/.exec(raw);
+    if (!match) continue;
+    const value = match[2]!;
+    if (/^["']/.test(value)) continue;
+    const at = /(?<=[^\s\\])[;#]/.exec(value);
+    if (at) cut.push([match[1]!, i + 1, at[0]]);
+  }
+  return cut;
+}
