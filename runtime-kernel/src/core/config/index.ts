@@ -107,8 +107,12 @@ export interface ConfigNotice {
 /** The dotenv file of a project, read at every boot (when it exists) as the layer under the environment. */
 export const DOTENV_FILE = '.env';
 
-/** The defaults `FW_ENV=development` changes (`@fw/kernel/docs/dev.md`). */
-const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true } };
+/**
+ * The defaults `FW_ENV=development` changes (`@fw/kernel/docs/dev.md`): debug on, and no drain
+ * delay, since no load balancer waits on a development server (a `/readyz` probed in the last
+ * minute would otherwise hold every `fw dev` restart 5 s on the old code).
+ */
+const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true, SERVER_DRAIN_DELAY: 0 } };
 
 /** Loads and validates the runtime config of an app. Throws `ConfigError` naming key and file. */
 export function loadConfig(options: LoadConfigOptions): Config {
