@@ -77,7 +77,13 @@ const INI_FILES: Case[] = [
   { name: 'RATELIMIT_DEFALT', files: INI('RATELIMIT_DEFALT = 10/minute\n'), expect: ['app_configs/app.ini:2: RATELIMIT_DEFALT: unknown key; did you mean RATELIMIT_DEFAULT?'] },
   { name: 'AUTH_ROLSE', files: INI('AUTH_ROLSE = admin\n'), expect: ['app_configs/app.ini:2: AUTH_ROLSE: unknown key; did you mean AUTH_ROLES?'] },
   { name: 'a lowercase ini key', files: INI('port = 80\n'), expect: ['app_configs/app.ini:2: port: unknown key; did you mean PORT?'] },
-  { name: 'a section', files: INI('[mail]\nserver = x\n'), expect: ['app_configs/app.ini:2: mail: unknown key'] },
+  {
+    name: 'a section',
+    files: INI('[mail]\nserver = x\n'),
+    expect: ["app_configs/app.ini:2: [mail]: got a [section] header; expected none (fw's ini files have no sections): write its keys (server) at the top level"],
+  },
+  // named like a word inside a key of fw's (subdoMAINs): no did-you-mean of SECURITY_HSTS_INCLUDE_SUBDOMAINS
+  { name: 'a section named main', files: INI('[main]\nDEBUG = true\n'), expect: ['app_configs/app.ini:2: [main]: got a [section] header', 'write its keys (DEBUG) at the top level'] },
   { name: 'DEBUG = maybe', files: INI('DEBUG = maybe\n'), expect: ['app_configs/app.ini:2: DEBUG: got "maybe"; expected a boolean'] },
   { name: 'a key without "= value"', files: INI('; comment\n\nPORT\n'), expect: ['app_configs/app.ini:4: PORT: got a line without "="; expected KEY = value'] },
   { name: 'a section header missing its "]"', files: INI('[mail\n'), expect: ['app_configs/app.ini:2: [mail: got a line without "="'] },

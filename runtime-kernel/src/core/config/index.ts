@@ -309,7 +309,7 @@ function readKeyValueFile(root: string, rel: string, parse: (text: string) => Re
   } catch (err) {
     throw new ConfigError(`Cannot read ${rel}: ${(err as Error).message}`, [], { cause: err });
   }
-  const { positions, repeated, bare } = keyLines(text);
+  const { positions, repeated, bare, sections } = keyLines(text);
   const problems = repeated.map(([key, first, second]) => {
     const line = `${locate(rel, { line: second })}: ${key}: got a second ${key}; expected each key once (first at line ${first})`;
     return { source: rel, path: key, line };
@@ -318,6 +318,15 @@ function readKeyValueFile(root: string, rel: string, parse: (text: string) => Re
     for (const [content, at] of bare) {
       const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected KEY = value, a ; comment or a blank line`;
       problems.push({ source: rel, path: content, line });
+    }
+    // The ini parser nests a section's keys under its name, which validation would then report as
+    // one unknown lowercase key (with a did-you-mean of whatever key holds those letters).
+    for (const [name, at] of sections) {
+      const nested = values[name];
+      const keys = nested !== null && typeof nested === 'object' ? Object.keys(nested) : [];
+      const what = keys.length > 0 ? `its keys (${keys.join(', ')})` : 'the keys';
+      const line = `${locate(rel, { line: at })}: [${name}]: got a [section] header; expected none (fw's ini files have no sections): write ${what} at the top level, without the header`;
+      problems.push({ source: rel, path: `[${name}]`, line });
     }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid ${rel}:\n${problems.map((p) => p.line).join('\n')}`, problems);

@@ -24,18 +24,25 @@ export function readText(file: string): string {
  * `[section]` headers too), the keys written twice as `[key, first line, second line]`, and the
  * lines that hold neither a key with `=`, a `[section]` header, a comment nor nothing, as
  * `[text, line]` (the `ini` package reads such a line as a key set to `true`: `PORT` alone, or a
- * header missing its `]`).
+ * header missing its `]`), and the `[section]` headers as `[name, line]`.
  */
-export function keyLines(text: string): { positions: Record<string, TextPosition>; repeated: [string, number, number][]; bare: [string, number][] } {
+export function keyLines(text: string): {
+  positions: Record<string, TextPosition>;
+  repeated: [string, number, number][];
+  bare: [string, number][];
+  sections: [string, number][];
+} {
   const positions: Record<string, TextPosition> = {};
   const repeated: [string, number, number][] = [];
   const bare: [string, number][] = [];
+  const sections: [string, number][] = [];
   let section = '';
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const header = /^\s*\[([^\]]+)\]\s*$/.exec(raw);
     if (header) {
       section = header[1]!.trim();
       positions[section] ??= { line: i + 1 };
+      sections.push([section, i + 1]);
       continue;
     }
     const match = /^\s*(?:export\s+)?([^=;#\s][^=]*?)\s*=/.exec(raw);
@@ -50,5 +57,5 @@ export function keyLines(text: string): { positions: Record<string, TextPosition
     if (first) repeated.push([key, first.line, i + 1]);
     else positions[key] = { line: i + 1 };
   }
-  return { positions, repeated, bare };
+  return { positions, repeated, bare, sections };
 }
