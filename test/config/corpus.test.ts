@@ -103,6 +103,11 @@ const DOTENV: Case[] = [
   { name: 'CACHE_TIPE in .env', files: { '.env': 'PORT=9000\nCACHE_TIPE=redis\n' }, expect: ['.env:2: CACHE_TIPE: unknown key; did you mean CACHE_TYPE?'] },
   { name: 'a repeated .env key', files: { '.env': 'PORT=1\nexport PORT=2\n' }, expect: ['.env:2: PORT: got a second PORT; expected each key once (first at line 1)'] },
   { name: 'a bad value in .env', files: { '.env': 'MAIL_PORT=smtp\n' }, expect: ['.env:1: MAIL_PORT: got "smtp"'] },
+  // parseEnv drops such a line without a word: the setting would be lost
+  { name: 'a .env line without "="', files: { '.env': '# mine\nPORT 9000\n' }, expect: ['.env:2: PORT 9000: got a line without "="; expected KEY=value, a # comment or a blank line'] },
+  { name: 'a .env line with ":"', files: { '.env': 'PORT: 9000\n' }, expect: ['.env:1: PORT: 9000: got a line without "="'] },
+  // the lines of a quoted value are the value: neither bare lines nor keys (no second PORT)
+  { name: 'multi-line quoted .env values', files: { '.env': 'GREETING="hello\nthere"\nNOTE=\'a\nPORT=1\'\nPORT=9000\n' }, expect: 'valid' },
 ];
 
 const ENVIRONMENT: Case[] = [

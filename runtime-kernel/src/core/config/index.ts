@@ -125,7 +125,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   const root = options.search ? searchProjectRoot(given) : given;
   const env = options.env ?? process.env;
   const project = readProject(root);
-  const dotenv = readKeyValueFile(root, DOTENV_FILE, (text) => parseEnv(text));
+  const dotenv = readKeyValueFile(root, DOTENV_FILE, (text) => parseEnv(text), { bareLines: true, dotenv: true });
   const dotenvApp = dotenv?.values.FW_APP;
   const app = options.app ?? env.FW_APP ?? (typeof dotenvApp === 'string' ? dotenvApp : undefined) ?? project.config.name;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app) || app.includes('..')) {
@@ -296,9 +296,15 @@ function readProject(root: string): { config: ProjectConfig; positions: Record<s
 /**
  * Reads an ini or dotenv file as a config layer, with the line of each key. `bareLines`: a line
  * that is not `KEY = value` (nor a comment or a `[section]`) is an error naming it, instead of
- * the key `true` the ini parser would make of it.
+ * the key `true` the ini parser would make of it, or the nothing `parseEnv` would (`PORT 9000`);
+ * `dotenv`: the file is a `.env` ({@link keyLines}).
  */
-function readKeyValueFile(root: string, rel: string, parse: (text: string) => Record<string, unknown>, options: { bareLines?: boolean } = {}): ConfigLayer | undefined {
+function readKeyValueFile(
+  root: string,
+  rel: string,
+  parse: (text: string) => Record<string, unknown>,
+  options: { bareLines?: boolean; dotenv?: boolean } = {},
+): ConfigLayer | undefined {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
   let text: string;
@@ -309,14 +315,16 @@ function readKeyValueFile(root: string, rel: string, parse: (text: string) => Re
   } catch (err) {
     throw new ConfigError(`Cannot read ${rel}: ${(err as Error).message}`, [], { cause: err });
   }
-  const { positions, repeated, bare, sections } = keyLines(text);
+  const { positions, repeated, bare, sections } = keyLines(text, { dotenv: options.dotenv === true });
   const problems = repeated.map(([key, first, second]) => {
     const line = `${locate(rel, { line: second })}: ${key}: got a second ${key}; expected each key once (first at line ${first})`;
     return { source: rel, path: key, line };
   });
   if (options.bareLines) {
     for (const [content, at] of bare) {
-      const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected KEY = value, a ; comment or a blank line`;
+      // parseEnv and the ini parser would drop such a line, or read it as a key set to true.
+      const expected = options.dotenv ? 'KEY=value, a # comment or a blank line' : 'KEY = value, a ; comment or a blank line';
+      const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected ${expected}`;
       problems.push({ source: rel, path: content, line });
     }
     // The ini parser nests a section's keys under its name, which validation would then report as
