@@ -148,7 +148,7 @@ export const configShape = {
   FW_ENV: z
     .enum(['production', 'development'])
     .default('production')
-    .describe('Which defaults apply: "development" (set by fw dev / fw run --watch) makes DEBUG default to true; an explicit DEBUG in fw.json, the ini or the environment still wins. Default "production".'),
+    .describe('Which defaults apply: "development" (set by fw dev / fw run --watch) makes DEBUG default to true and SERVER_DRAIN_DELAY to 0; an explicit value in fw.json, the ini or the environment still wins. Default "production".'),
   FW_PROCESSING: bool('Serve styled error pages (errors/<status>.html) to clients that accept HTML. Default true.', true),
   MAIL_SERVER: z.string().min(1).optional().describe('SMTP server host name. Unset: mail is not sent over SMTP.'),
   MAIL_PORT: port().default(587).describe('SMTP port. Default 587 (STARTTLS); use 465 with MAIL_USE_TLS for implicit TLS.'),

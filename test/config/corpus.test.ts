@@ -77,7 +77,13 @@ const INI_FILES: Case[] = [
   { name: 'RATELIMIT_DEFALT', files: INI('RATELIMIT_DEFALT = 10/minute\n'), expect: ['app_configs/app.ini:2: RATELIMIT_DEFALT: unknown key; did you mean RATELIMIT_DEFAULT?'] },
   { name: 'AUTH_ROLSE', files: INI('AUTH_ROLSE = admin\n'), expect: ['app_configs/app.ini:2: AUTH_ROLSE: unknown key; did you mean AUTH_ROLES?'] },
   { name: 'a lowercase ini key', files: INI('port = 80\n'), expect: ['app_configs/app.ini:2: port: unknown key; did you mean PORT?'] },
-  { name: 'a section', files: INI('[mail]\nserver = x\n'), expect: ['app_configs/app.ini:2: mail: unknown key'] },
+  {
+    name: 'a section',
+    files: INI('[mail]\nserver = x\n'),
+    expect: ["app_configs/app.ini:2: [mail]: got a [section] header; expected none (fw's ini files have no sections): write its keys (server) at the top level"],
+  },
+  // named like a word inside a key of fw's (subdoMAINs): no did-you-mean of SECURITY_HSTS_INCLUDE_SUBDOMAINS
+  { name: 'a section named main', files: INI('[main]\nDEBUG = true\n'), expect: ['app_configs/app.ini:2: [main]: got a [section] header', 'write its keys (DEBUG) at the top level'] },
   { name: 'DEBUG = maybe', files: INI('DEBUG = maybe\n'), expect: ['app_configs/app.ini:2: DEBUG: got "maybe"; expected a boolean'] },
   { name: 'a key without "= value"', files: INI('; comment\n\nPORT\n'), expect: ['app_configs/app.ini:4: PORT: got a line without "="; expected KEY = value'] },
   { name: 'a section header missing its "]"', files: INI('[mail\n'), expect: ['app_configs/app.ini:2: [mail: got a line without "="'] },
@@ -104,6 +110,11 @@ const DOTENV: Case[] = [
   { name: 'CACHE_TIPE in .env', files: { '.env': 'PORT=9000\nCACHE_TIPE=redis\n' }, expect: ['.env:2: CACHE_TIPE: unknown key; did you mean CACHE_TYPE?'] },
   { name: 'a repeated .env key', files: { '.env': 'PORT=1\nexport PORT=2\n' }, expect: ['.env:2: PORT: got a second PORT; expected each key once (first at line 1)'] },
   { name: 'a bad value in .env', files: { '.env': 'MAIL_PORT=smtp\n' }, expect: ['.env:1: MAIL_PORT: got "smtp"'] },
+  // parseEnv drops such a line without a word: the setting would be lost
+  { name: 'a .env line without "="', files: { '.env': '# mine\nPORT 9000\n' }, expect: ['.env:2: PORT 9000: got a line without "="; expected KEY=value, a # comment or a blank line'] },
+  { name: 'a .env line with ":"', files: { '.env': 'PORT: 9000\n' }, expect: ['.env:1: PORT: 9000: got a line without "="'] },
+  // the lines of a quoted value are the value: neither bare lines nor keys (no second PORT)
+  { name: 'multi-line quoted .env values', files: { '.env': 'GREETING="hello\nthere"\nNOTE=\'a\nPORT=1\'\nPORT=9000\n' }, expect: 'valid' },
 ];
 
 const ENVIRONMENT: Case[] = [

@@ -121,6 +121,46 @@ describe('lookup, caching and errors', () => {
   });
 });
 
+describe('a failing helper names the template file and the line of the call', () => {
+  const files = {
+    'fluid/templates/layout.html': '<main>\n{{> @partial-block}}\n</main>',
+    'fluid/templates/partials/nav.html': '<nav>\n  <a href="{{url_for "nope"}}">x</a>\n</nav>',
+    'fluid/templates/page.html': '{{#> layout}}\n<h1>{{title}}</h1>\n{{> partials/nav}}\n{{/layout}}',
+    'fluid/templates/block.html': '{{#> layout}}\n<h1>{{title}}</h1>\n   {{_n "a"}}\n{{/layout}}',
+    'fluid/templates/ext.html': '<p>\n{{url_for "home" _external=true}}</p>',
+    'fluid/templates/missing.html': '<p>{{title}}</p>\n{{nohelper 1}}',
+  };
+  // [rendered template, file named, line, column, message]
+  const cases: Array<[string, string, number, number, RegExp]> = [
+    // in a partial: the partial's file, not the page's
+    ['page.html', 'partials/nav.html', 2, 12, /fluid\/templates\/partials\/nav\.html:2:12: \{\{url_for\}\}: urlFor: no route named 'nope'/],
+    // in the block a page hands to its layout: the page's file, not the layout's
+    ['block.html', 'block.html', 3, 4, /fluid\/templates\/block\.html:3:4: \{\{_n\}\}: \{\{_n\}\} takes 3 argument/],
+    ['ext.html', 'ext.html', 2, 1, /fluid\/templates\/ext\.html:2:1: \{\{url_for\}\}: urlFor\('home', …, \{ external: true \}\) needs BASE_URL/],
+    ['missing.html', 'missing.html', 2, 1, /fluid\/templates\/missing\.html:2:1: \{\{nohelper\}\}: Missing helper: "nohelper"/],
+  ];
+
+  it.each(cases)('%s: %s line %i', async (name, file, line, column, expected) => {
+    const f = app({ config: { DEBUG: true }, files });
+    f.app.get('home', '/', (ctx) => ctx.render(name, { title: 'T' }));
+    expect(() => f.render(name, { title: 'T' })).toThrow(expected);
+    const url = await start(f);
+    // the debug page shows the template around that line
+    const r = await fetch(url, { headers: { accept: 'application/json' } });
+    expect(r.status).toBe(500);
+    const body = (await r.json()) as { debug: { error: { name: string; message: string; causes: unknown[] }; location?: { shown: string; line: number; column: number } } };
+    expect(body.debug.error.name).toBe('TemplateRenderError');
+    expect(body.debug.error.message).toMatch(expected);
+    expect(body.debug.error.causes.length).toBeGreaterThan(0);
+    expect(body.debug.location).toMatchObject({ shown: `fluid/templates/${file}`, line, column });
+  });
+
+  it('a string template is named <string>', () => {
+    const f = app();
+    expect(() => f.templates.renderString('a\n{{url_for "nope"}}')).toThrow(/^<string>:2:1: \{\{url_for\}\}: urlFor: no route named 'nope'/);
+  });
+});
+
 describe('helpers', () => {
   it('frontend() emits htmx and Alpine from /fluid/static/vendor, and Tailwind when present', async () => {
     const f = app({

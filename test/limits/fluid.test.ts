@@ -105,7 +105,7 @@ describe('proxy settings from app_configs/<app>.ini', () => {
 
 describe('static files through Fluid', () => {
   it('serves /static, /<additive>/static and /fluid/static safely, with the app 404 on a miss', async () => {
-    const fluid = makeFluid({ files: { 'fluid/static/app.css': 'body{}', '.env': 'PROJECT-SECRET' } });
+    const fluid = makeFluid({ files: { 'fluid/static/app.css': 'body{}', '.env': 'PROJECT_SECRET=PROJECT-SECRET\n' } });
     const blog = new Additive('blog', { root: makeProject({ files: { 'static/blog.css': 'p{}' } }) });
     fluid.additive(blog);
     const url = await listen(fluid);

@@ -257,6 +257,28 @@ fluid.logger.warn('worth a look');`;
     expect(lines).toEqual(['error request failed {"path":"/boom"}\n  Error: kaboom\n      at handler (fluid/app.ts:3:9)']);
   });
 
+  it('text: a 500 keeps its error\'s cause chain (the stack alone does not show it)', async () => {
+    const lines: string[] = [];
+    const fluid = makeFluid({}, { logger: createLogger({ level: 'info', format: 'text', write: (line) => lines.push(line) }) });
+    fluids.push(fluid);
+    fluid.app.get('boom', '/boom', () => {
+      throw new Error('charge failed', { cause: new Error('card declined', { cause: new TypeError('amount is not a number') }) });
+    });
+    expect((await fetch(`${await start(fluid)}/boom`)).status).toBe(500);
+    const failed = lines.find((l) => l.startsWith('error request failed '));
+    expect(failed?.split('\n')[0]).toContain(
+      '"error":{"name":"Error","message":"charge failed","cause":{"name":"Error","message":"card declined","cause":{"name":"TypeError","message":"amount is not a number"}}}',
+    );
+  });
+
+  it('text: a cause that loops is cut, never the whole record', () => {
+    const lines: string[] = [];
+    const looped = new Error('a');
+    looped.cause = looped;
+    createLogger({ level: 'info', format: 'text', write: (line) => lines.push(line) }).error('request failed', { error: looped });
+    expect(lines[0]).toMatch(/^error request failed \{"error":\{"name":"Error","message":"a","cause":\{"name":"Error","message":"a","cause":/);
+  });
+
   it('text: one readable line per record', () => {
     expect(run('text')).toEqual(['info cache: Redis available again {"url":"redis://127.0.0.1:6379/0"}', 'error request failed {"error":{"name":"Error","message":"kaboom"}}']);
   });

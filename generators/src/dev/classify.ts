@@ -5,6 +5,7 @@
  * | Change | Effect |
  * |---|---|
  * | `fw.json`, `.env`, `app_configs/*.ini` | restart the server |
+ * | `package-lock.json` (`npm install` changed the installed packages, e.g. the one an error asked for) | restart |
  * | server code: anything under `fluid/` or `additives/<name>/` not listed below (`*.ts`, `manifest.json`, locales) | restart |
  * | a migration added or removed: `prisma/<bind>/migrations/<name>/migration.sql` | `migration`: restart, once the bind's client is regenerated (runner.ts) |
  * | the generated Prisma client: the `output` folder of a `prisma/<bind>/schema.prisma` generator (`generated/prisma/<bind>/`) | `client`: restart once it settles |
@@ -74,7 +75,9 @@ export function classifyChange(rel: string, isDir = false, clients: readonly str
   }
   const [top, ...rest] = segments;
   if (segments.length === 1) {
-    if (top === 'fw.json' || top === '.env') return 'restart';
+    // npm writes the lock once it has installed: the app restarts on the packages it now has (an
+    // app that stopped on a MissingPackageError comes back after the `npm install` it named).
+    if (top === 'fw.json' || top === '.env' || top === 'package-lock.json') return 'restart';
     if (isDir && (top === 'fluid' || top === 'additives' || top === 'app_configs' || top === 'prisma')) return 'restart';
     return 'ignore';
   }

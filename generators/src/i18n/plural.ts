@@ -39,7 +39,17 @@ export function compilePluralForms(header: string, where: string): { nplurals: n
     throw new Error(`${where}: invalid Plural-Forms header ${JSON.stringify(header)} (expected "nplurals=N; plural=EXPR;")`);
   }
   const count = Number(nplurals[1]);
-  const fn = new Function('n', `return (${plural[1]});`) as (n: number) => number | boolean;
+  let fn: (n: number) => number | boolean;
+  try {
+    fn = new Function('n', `return (${plural[1]});`) as (n: number) => number | boolean;
+  } catch (err) {
+    // Only n, digits and operators passed the check above, so this is a malformed expression
+    // (`(n==1 ? 0 ;`): say which header, not just JavaScript's "Unexpected token".
+    throw new Error(
+      `${where}: the plural expression of ${JSON.stringify(header)} does not compile (${(err as Error).message}); expected a C expression of n such as "(n != 1)"`,
+      { cause: err },
+    );
+  }
   return {
     nplurals: count,
     select: (n) => {

@@ -118,7 +118,7 @@ export async function renderTranslationModules(options: RenderTranslationModules
   }
 
   const slots = assignKeys([...known.values()]);
-  const dictionaries = locales.map((l) => ({ locale: l, translations: dictionary(l, l === base, known, slots, catalogs.get(l)) }));
+  const dictionaries = locales.map((l) => ({ locale: l, translations: dictionary(l, l === base, known, slots, catalogs.get(l), catalogFile(l)) }));
   for (const [file, text] of await runTypesafeI18n(base, dictionaries)) out.set(`${outDir}/${file}`, documented(withHeader(text)));
   // fw's own module beside them: `ctx.locale` typed as `Locales` (FluidLocales in @fw/kernel/i18n).
   out.set(`${outDir}/fluid-locale.ts`, blueprintTemplate('i18n', 'fluid/i18n/fluid-locale.ts.hbs', options.blueprint)({}));
@@ -191,11 +191,10 @@ function assignKeys(messages: PoMessage[]): Map<string, Slot> {
   return out;
 }
 
-/** One locale's typesafe-i18n dictionary. Untranslated messages use the source strings. */
-function dictionary(locale: string, isBase: boolean, known: Map<string, PoMessage>, slots: Map<string, Slot>, catalog: PoFile | undefined): Dictionary {
+/** One locale's typesafe-i18n dictionary (`file`: its catalog, for errors). Untranslated messages use the source strings. */
+function dictionary(locale: string, isBase: boolean, known: Map<string, PoMessage>, slots: Map<string, Slot>, catalog: PoFile | undefined, file: string): Dictionary {
   const translated = new Map((catalog?.messages ?? []).map((m) => [id(m), m]));
-  const where = `${locale}.po`;
-  const rule = catalog?.pluralForms ? compilePluralForms(catalog.pluralForms, `${where}: Plural-Forms`) : undefined;
+  const rule = catalog?.pluralForms ? compilePluralForms(catalog.pluralForms, `${file}: Plural-Forms`) : undefined;
   const root: Dictionary = {};
   for (const [key, m] of known) {
     const slot = slots.get(key)!;

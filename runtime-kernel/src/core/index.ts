@@ -38,7 +38,7 @@ export type { ErrorPageData } from './error-pages.js';
 export { ProcessorRegistry } from './processors.js';
 export type { AfterRequestProcessor, BufferedResponse, ReplacementResponse } from './processors.js';
 export { Markup, escape, isMarkup, joinMarkup, joinHtml } from './markup.js';
-export { TemplateEngine, AUTOESCAPE_SUFFIXES, autoescapes } from './templates.js';
+export { TemplateEngine, TemplateRenderError, AUTOESCAPE_SUFFIXES, autoescapes } from './templates.js';
 export type { TemplateData, TemplateHelper } from './templates.js';
 export { KERNEL_DIR, KERNEL_STATIC_DIR, KERNEL_TEMPLATES_DIR, KERNEL_STATIC_PREFIX, serveMounts } from './static.js';
 export type { StaticMount } from './static.js';

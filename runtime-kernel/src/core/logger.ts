@@ -223,9 +223,18 @@ function writeAllSync(fd: number, data: string): void {
   }
 }
 
+/** An error as a text record shows it: name, message and its cause chain (at most 5 deep, as pino's errWithCause keeps causes). */
+function errorFields(error: Error, depth = 0): Record<string, unknown> {
+  const cause = error.cause;
+  const fields: Record<string, unknown> = { name: error.name, message: error.message };
+  if (cause === undefined || depth >= 5) return fields;
+  fields.cause = cause instanceof Error ? errorFields(cause, depth + 1) : cause;
+  return fields;
+}
+
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value, (_k, v: unknown) => (v instanceof Error ? { name: v.name, message: v.message } : v));
+    return JSON.stringify(value, (_k, v: unknown) => (v instanceof Error ? errorFields(v) : v));
   } catch {
     return '"[unserialisable]"';
   }

@@ -27,6 +27,30 @@ interface Compiled {
   fn: Handlebars.TemplateDelegate;
 }
 
+/**
+ * A helper failed while a template rendered (`{{url_for "nope"}}`, `{{_n "a"}}`, a missing
+ * helper, an error thrown by an app's own helper): the message leads with the template file and
+ * the helper call's line and column (`<file>:3:9: {{url_for}}: ...`), and `cause` is the helper's
+ * own error. `file`, `line` and `column` let the debug page show the template around that line.
+ */
+export class TemplateRenderError extends FrameworkException {
+  /** Always `'TemplateRenderError'`. */
+  override name = 'TemplateRenderError';
+  /** The template file (absolute path), or `<string>` for `renderString`. */
+  readonly file: string;
+  /** The 1-based line of the helper call. */
+  readonly line: number;
+  /** The 1-based column of the helper call. */
+  readonly column: number;
+  constructor(file: string, line: number, column: number, helper: string, cause: unknown) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super(`${file}:${line}:${column}: {{${helper}}}: ${message}`, { cause });
+    this.file = file;
+    this.line = line;
+    this.column = column;
+  }
+}
+
 /** True when a template with this name is rendered with autoescape. */
 export function autoescapes(name: string): boolean {
   return AUTOESCAPE_SUFFIXES.has(extname(name).toLowerCase());
@@ -55,6 +79,8 @@ export class TemplateEngine {
   /** Re-read changed template files before rendering (development). */
   reload = false;
   #generation = 0;
+  /** The template files rendering now, innermost last: where a failing helper call is. */
+  readonly #running: string[] = [];
 
   /**
    * Grows whenever the same render may produce other output: a folder added, the templates
@@ -74,7 +100,9 @@ export class TemplateEngine {
   #instance(): typeof Handlebars {
     if (!this.#hb) {
       const hb = loadHandlebars().create();
-      for (const [name, fn] of this.#helpers) hb.registerHelper(name, fn);
+      // handlebars' own helpers (`if`, `each`, `helperMissing`, ...) report where they failed too.
+      for (const [name, fn] of Object.entries(hb.helpers)) hb.registerHelper(name, this.#locate(name, fn));
+      for (const [name, fn] of this.#helpers) hb.registerHelper(name, this.#locate(name, fn));
       this.#hb = hb;
     }
     return this.#hb;
@@ -95,7 +123,7 @@ export class TemplateEngine {
   /** Registers (or replaces) a helper available to every template. */
   registerHelper(name: string, fn: TemplateHelper): void {
     this.#helpers.set(name, fn);
-    this.#hb?.registerHelper(name, fn);
+    this.#hb?.registerHelper(name, this.#locate(name, fn));
     this.#generation++;
   }
 
@@ -130,7 +158,7 @@ export class TemplateEngine {
   renderString(source: string, data: TemplateData = {}): Markup {
     let fn = this.#strings.get(source);
     if (!fn) {
-      fn = this.#compile(source, '<string>', false);
+      fn = this.#tracked('<string>', this.#compile(source, '<string>', false));
       if (this.#strings.size > 500) this.#strings.clear();
       this.#strings.set(source, fn);
     }
@@ -145,6 +173,52 @@ export class TemplateEngine {
     for (const p of this.#partials) this.#hb?.unregisterPartial(p);
     this.#partials.clear();
     this.#files.clear();
+  }
+
+  /** `fn` as a helper whose errors name the template file and the line of the call. */
+  #locate(name: string, fn: TemplateHelper): TemplateHelper {
+    const running = this.#running;
+    return function (this: unknown, ...args: unknown[]): unknown {
+      try {
+        return (fn as (...a: unknown[]) => unknown).apply(this, args);
+      } catch (err) {
+        if (err instanceof TemplateRenderError || err instanceof ConflictMarkerError) throw err;
+        const options = args.at(-1) as { name?: unknown; loc?: { start?: { line?: number; column?: number } } } | undefined;
+        const start = options?.loc?.start;
+        const called = typeof options?.name === 'string' && name === 'helperMissing' ? options.name : name;
+        throw new TemplateRenderError(running.at(-1) ?? '<string>', start?.line ?? 1, (start?.column ?? 0) + 1, called, err);
+      }
+    };
+  }
+
+  /**
+   * `fn` (a template or partial of `file`) keeping `#running` current while it runs. The block a
+   * template hands to a layout (`{{#> layout}}...{{/layout}}`) runs inside the layout but belongs to
+   * the caller, so `@partial-block` runs with the caller's file on top.
+   */
+  #tracked(file: string, fn: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {
+    const running = this.#running;
+    return (context: unknown, options?: Handlebars.RuntimeOptions) => {
+      const data = options?.data as Record<string, unknown> | undefined;
+      const block = data?.['partial-block'];
+      const caller = running.at(-1);
+      if (data && typeof block === 'function' && caller !== undefined) {
+        data['partial-block'] = function (this: unknown, ...args: unknown[]): unknown {
+          running.push(caller);
+          try {
+            return (block as (...a: unknown[]) => unknown).apply(this, args);
+          } finally {
+            running.pop();
+          }
+        };
+      }
+      running.push(file);
+      try {
+        return fn(context, options);
+      } finally {
+        running.pop();
+      }
+    };
   }
 
   #changed(): boolean {
@@ -165,7 +239,7 @@ export class TemplateEngine {
     const source = readFileSync(file, 'utf8');
     const marker = findConflictMarker(source); // never render a merge conflict to a browser
     if (marker) throw new ConflictMarkerError(file, marker);
-    return this.#compile(source, file, !autoescapes(name));
+    return this.#tracked(file, this.#compile(source, file, !autoescapes(name)));
   }
 
   #compile(source: string, srcName: string, noEscape: boolean): Handlebars.TemplateDelegate {

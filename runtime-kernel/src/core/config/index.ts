@@ -107,8 +107,12 @@ export interface ConfigNotice {
 /** The dotenv file of a project, read at every boot (when it exists) as the layer under the environment. */
 export const DOTENV_FILE = '.env';
 
-/** The defaults `FW_ENV=development` changes (`@fw/kernel/docs/dev.md`). */
-const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true } };
+/**
+ * The defaults `FW_ENV=development` changes (`@fw/kernel/docs/dev.md`): debug on, and no drain
+ * delay, since no load balancer waits on a development server (a `/readyz` probed in the last
+ * minute would otherwise hold every `fw dev` restart 5 s on the old code).
+ */
+const DEVELOPMENT_DEFAULTS: ConfigLayer = { source: 'FW_ENV=development defaults', values: { DEBUG: true, SERVER_DRAIN_DELAY: 0 } };
 
 /** Loads and validates the runtime config of an app. Throws `ConfigError` naming key and file. */
 export function loadConfig(options: LoadConfigOptions): Config {
@@ -121,7 +125,7 @@ export function loadConfigDetails(options: LoadConfigOptions): LoadedConfig {
   const root = options.search ? searchProjectRoot(given) : given;
   const env = options.env ?? process.env;
   const project = readProject(root);
-  const dotenv = readKeyValueFile(root, DOTENV_FILE, (text) => parseEnv(text));
+  const dotenv = readKeyValueFile(root, DOTENV_FILE, (text) => parseEnv(text), { bareLines: true, dotenv: true });
   const dotenvApp = dotenv?.values.FW_APP;
   const app = options.app ?? env.FW_APP ?? (typeof dotenvApp === 'string' ? dotenvApp : undefined) ?? project.config.name;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(app) || app.includes('..')) {
@@ -292,14 +296,15 @@ function readProject(root: string): { config: ProjectConfig; positions: Record<s
 /**
  * Reads an ini or dotenv file as a config layer, with the line of each key. `bareLines`: a line
  * that is not `KEY = value` (nor a comment or a `[section]`) is an error naming it, instead of
- * the key `true` the ini parser would make of it. `iniComments`: a value the ini parser would cut
- * at a `;` or `#` written right after a character is an error naming the key (`cutIniValues`).
+ * the key `true` the ini parser would make of it, or the nothing `parseEnv` would (`PORT 9000`);
+ * `dotenv`: the file is a `.env` ({@link keyLines}). `iniComments`: a value the ini parser would
+ * cut at a `;` or `#` written right after a character is an error naming the key (`cutIniValues`).
  */
 function readKeyValueFile(
   root: string,
   rel: string,
   parse: (text: string) => Record<string, unknown>,
-  options: { bareLines?: boolean; iniComments?: boolean } = {},
+  options: { bareLines?: boolean; dotenv?: boolean; iniComments?: boolean } = {},
 ): ConfigLayer | undefined {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
@@ -311,15 +316,26 @@ function readKeyValueFile(
   } catch (err) {
     throw new ConfigError(`Cannot read ${rel}: ${(err as Error).message}`, [], { cause: err });
   }
-  const { positions, repeated, bare } = keyLines(text);
+  const { positions, repeated, bare, sections } = keyLines(text, { dotenv: options.dotenv === true });
   const problems = repeated.map(([key, first, second]) => {
     const line = `${locate(rel, { line: second })}: ${key}: got a second ${key}; expected each key once (first at line ${first})`;
     return { source: rel, path: key, line };
   });
   if (options.bareLines) {
     for (const [content, at] of bare) {
-      const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected KEY = value, a ; comment or a blank line`;
+      // parseEnv and the ini parser would drop such a line, or read it as a key set to true.
+      const expected = options.dotenv ? 'KEY=value, a # comment or a blank line' : 'KEY = value, a ; comment or a blank line';
+      const line = `${locate(rel, { line: at })}: ${content}: got a line without "="; expected ${expected}`;
       problems.push({ source: rel, path: content, line });
+    }
+    // The ini parser nests a section's keys under its name, which validation would then report as
+    // one unknown lowercase key (with a did-you-mean of whatever key holds those letters).
+    for (const [name, at] of sections) {
+      const nested = values[name];
+      const keys = nested !== null && typeof nested === 'object' ? Object.keys(nested) : [];
+      const what = keys.length > 0 ? `its keys (${keys.join(', ')})` : 'the keys';
+      const line = `${locate(rel, { line: at })}: [${name}]: got a [section] header; expected none (fw's ini files have no sections): write ${what} at the top level, without the header`;
+      problems.push({ source: rel, path: `[${name}]`, line });
     }
   }
   if (options.iniComments) {

@@ -24,25 +24,49 @@ export function readText(file: string): string {
  * `[section]` headers too), the keys written twice as `[key, first line, second line]`, and the
  * lines that hold neither a key with `=`, a `[section]` header, a comment nor nothing, as
  * `[text, line]` (the `ini` package reads such a line as a key set to `true`: `PORT` alone, or a
- * header missing its `]`).
+ * header missing its `]`), and the `[section]` headers as `[name, line]`.
+ *
+ * `dotenv`: the text is a `.env` file (Node's `util.parseEnv`): no sections (a `[x]` line is bare),
+ * `#` comments only, and a quoted value may run over several lines (`KEY="a` ... `b"`), whose
+ * lines are the value, never keys or bare lines.
  */
-export function keyLines(text: string): { positions: Record<string, TextPosition>; repeated: [string, number, number][]; bare: [string, number][] } {
+export function keyLines(
+  text: string,
+  options: { dotenv?: boolean } = {},
+): {
+  positions: Record<string, TextPosition>;
+  repeated: [string, number, number][];
+  bare: [string, number][];
+  sections: [string, number][];
+} {
   const positions: Record<string, TextPosition> = {};
   const repeated: [string, number, number][] = [];
   const bare: [string, number][] = [];
+  const sections: [string, number][] = [];
   let section = '';
+  let openQuote: string | undefined; // the quote a multi-line .env value still waits for
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    const header = /^\s*\[([^\]]+)\]\s*$/.exec(raw);
+    if (openQuote !== undefined) {
+      if (raw.includes(openQuote)) openQuote = undefined;
+      continue;
+    }
+    const header = options.dotenv ? null : /^\s*\[([^\]]+)\]\s*$/.exec(raw);
     if (header) {
       section = header[1]!.trim();
       positions[section] ??= { line: i + 1 };
+      sections.push([section, i + 1]);
       continue;
     }
     const match = /^\s*(?:export\s+)?([^=;#\s][^=]*?)\s*=/.exec(raw);
     if (!match) {
       const line = raw.trim();
-      if (line !== '' && !line.startsWith(';') && !line.startsWith('#')) bare.push([line, i + 1]);
+      if (line !== '' && !(line.startsWith(';') && !options.dotenv) && !line.startsWith('#')) bare.push([line, i + 1]);
       continue;
+    }
+    if (options.dotenv) {
+      const value = raw.slice(raw.indexOf('=') + 1).trimStart();
+      const quote = value[0];
+      if ((quote === '"' || quote === "'" || quote === '`') && !value.slice(1).includes(quote)) openQuote = quote;
     }
     if (section !== '') continue;
     const key = match[1]!;
@@ -50,7 +74,7 @@ export function keyLines(text: string): { positions: Record<string, TextPosition
     if (first) repeated.push([key, first.line, i + 1]);
     else positions[key] = { line: i + 1 };
   }
-  return { positions, repeated, bare };
+  return { positions, repeated, bare, sections };
 }
 
 /**

@@ -41,9 +41,10 @@ export function debugReport(ctx: FluidContext, err: unknown, root: string): Debu
   const e = err instanceof Error ? err : new Error(String(err));
   const causes: { name: string; message: string }[] = [];
   for (let c = e.cause, n = 0; c instanceof Error && n < 5; c = c.cause, n++) causes.push({ name: c.name, message: c.message });
-  const located = err as { file?: unknown; line?: unknown };
+  const located = err as { file?: unknown; line?: unknown; column?: unknown };
+  const column = typeof located.column === 'number' ? located.column : 1;
   const location =
-    typeof located.file === 'string' && typeof located.line === 'number' ? frame(undefined, located.file, located.line, 1, root) : undefined;
+    typeof located.file === 'string' && typeof located.line === 'number' ? frame(undefined, located.file, located.line, column, root) : undefined;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.headers)) {
     if (value === undefined) continue;
