@@ -50,6 +50,8 @@ beforeAll(() => {
 afterAll(() => cleanupDevProjects());
 
 const html = (base: string, url: string) => fetch(`${base}${url}`, { headers: { accept: 'text/html', ...SECRETS } });
+/** How many times `fw dev` has said the app exited with code 1 (a boot that failed). */
+const exits = (dev: DevRun): number => dev.output.match(/the app exited \(code 1\)/g)?.length ?? 0;
 const json = (base: string, url: string) => fetch(`${base}${url}`, { headers: { accept: 'application/json', ...SECRETS } });
 
 describe('debug (fw dev)', () => {
@@ -125,8 +127,11 @@ describe('debug (fw dev)', () => {
   it('a source file with conflict markers stops the boot naming the file and line', async () => {
     const boom = path.join(root, 'fluid/boom.ts');
     const before = readFileSync(boom, 'utf8');
+    const exited = exits(dev);
     edit(root, 'fluid/boom.ts', '  const message', '<<<<<<< yours\n  const mine = 1;\n=======\n  const theirs = 2;\n>>>>>>> fw\n  const message');
     await dev.waitFor(() => dev.output.includes('fluid/boom.ts:3: unresolved merge conflict marker'), 'the conflict error');
+    // The fix is saved once the app has exited: saved earlier, it races the exit (a restart instead).
+    await dev.waitFor(() => exits(dev) === exited + 1, 'the app to exit');
     edit(root, 'fluid/boom.ts', readFileSync(boom, 'utf8'), before);
     await dev.waitForBoot(2);
     expect((await html(dev.base, '/boom/1')).status).toBe(500);
@@ -134,10 +139,11 @@ describe('debug (fw dev)', () => {
 
   it("an error fluid/app.ts throws while it loads names the file and line it was thrown at, and the app is back once it is fixed", async () => {
     const before = readFileSync(path.join(root, 'fluid/app.ts'), 'utf8');
+    const exited = exits(dev);
     edit(root, 'fluid/app.ts', 'export default fluid;', "throw new Error('DATABASE_URL is not set');\nexport default fluid;");
     const line = before.split('\n').findIndex((l) => l === 'export default fluid;') + 1;
     await dev.waitFor(() => dev.output.includes('error: DATABASE_URL is not set'), 'the error');
-    await dev.waitFor(() => dev.output.match(/the app exited \(code 1\)/g)?.length === 2, 'the app to exit');
+    await dev.waitFor(() => exits(dev) === exited + 1, 'the app to exit');
     expect(dev.output).toContain(`error: DATABASE_URL is not set\n  at fluid/app.ts:${line}:`);
     edit(root, 'fluid/app.ts', "throw new Error('DATABASE_URL is not set');\n", '');
     await dev.waitForBoot(3);
