@@ -185,10 +185,10 @@ describe('fw doctor on a real project', () => {
       const report = await fw(root, 'doctor');
       expect(report.out).toMatch(/held-lock +\.fw\/lock: held by pid \d+ .* which is running/);
       const holder = `the run holding .fw/lock (pid ${proc.pid}, "fw generate"), which is still going`;
-      for (const temp of left) expect(report.out).toContain(`${temp}: a temp file of ${holder}: not a leftover`);
-      expect(report.out).toContain(`.fw/cache/applying: the marker of ${holder} while it writes`);
+      for (const temp of left) expect(report.out).toContain(`${temp}: a temp file, written by ${holder}: not a leftover`);
+      expect(report.out).toContain(`.fw/cache/applying: set by ${holder}: no run was interrupted`);
       expect(report.out).not.toContain('killed run');
-      expect(report.out).not.toContain('was interrupted');
+      expect(report.out).not.toContain('a run was interrupted');
       expect(report.out).not.toContain('fw doctor --fix" to repair');
       const json = JSON.parse((await fw(root, 'doctor', '--json')).out) as { found: { kind: string; fixable: boolean }[] };
       expect(json.found.filter((f) => f.fixable)).toEqual([]);

@@ -127,10 +127,10 @@ async function examineRecord(root: string, record: GenerationRecord | undefined,
   const engine = await findEngineLeftovers(root, record);
   const ours = running === undefined ? undefined : `the run holding ${LOCK_FILE} (${running}), which is still going`;
   const wait = 'wait for it to finish, then run fw doctor again';
-  const temp = (where: string): string => (ours ? `a temp file of ${ours}${where}: not a leftover; ${wait}` : `a temp file a killed run left${where}`);
+  const temp = (where: string): string => (ours ? `a temp file${where}, written by ${ours}: not a leftover; ${wait}` : `a temp file a killed run left${where}`);
   for (const file of engine.temps) findings.push({ kind: 'temp-file', path: file, detail: temp(''), fixable: !ours });
   for (const orphan of engine.orphans) {
-    const detail = ours ? `a stored copy no record entry refers to yet, written by ${ours}; ${wait}` : 'a stored copy no record entry refers to';
+    const detail = ours ? `a stored copy not recorded yet, written by ${ours}: not a leftover; ${wait}` : 'a stored copy no record entry refers to';
     findings.push({ kind: 'orphan-copy', path: orphan, detail, fixable: !ours });
   }
   for (const file of findTempLeftovers(root, files.filter(([file]) => !badPath(file)).map(([file]) => file))) {
@@ -138,7 +138,7 @@ async function examineRecord(root: string, record: GenerationRecord | undefined,
   }
   if (existsSync(path.join(root, APPLYING_FILE))) {
     const detail = ours
-      ? `the marker of ${ours} while it writes; ${wait}`
+      ? `set by ${ours}: no run was interrupted; ${wait}`
       : 'a run was interrupted while writing (its temp files are listed); --fix clears the marker';
     findings.push({ kind: 'interrupted-run', path: APPLYING_FILE, detail, fixable: !ours });
   }
