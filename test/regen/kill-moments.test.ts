@@ -158,6 +158,53 @@ describe('fw doctor on a real project', () => {
     expect((await fw(root, 'doctor')).out).toMatch(/^fw doctor: nothing wrong in /);
   }, 180_000);
 
+  it('a run paused with its lock held: doctor calls its temp file the running run\'s, --fix removes nothing; resumed, it finishes and nothing is left', async () => {
+    const root = await newProject('doctor-paused');
+    roots.push(path.dirname(root));
+    await editConfig(root, (c) => {
+      c.additives = ['blog'];
+    });
+    // A real fw generate, stopped (SIGSTOP) right after it synced a .fw/store temp file.
+    const proc = spawn(process.execPath, ['--import', TSX, FW, 'generate'], {
+      cwd: root,
+      env: { ...process.env, FW_TEST_PAUSE_AT: 'store-write' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    try {
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        proc.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('fw: paused at store-write\n')) resolve();
+        });
+        proc.on('exit', () => reject(new Error(`fw generate ended before pausing:\n${stderr}`)));
+      });
+      const left = await temps(root);
+      expect(left.filter((f) => f.startsWith('.fw/store/')).length).toBeGreaterThan(0);
+      const report = await fw(root, 'doctor');
+      expect(report.out).toMatch(/held-lock +\.fw\/lock: held by pid \d+ .* which is running/);
+      const holder = `the run holding .fw/lock (pid ${proc.pid}, "fw generate"), which is still going`;
+      for (const temp of left) expect(report.out).toContain(`${temp}: a temp file, written by ${holder}: not a leftover`);
+      expect(report.out).toContain(`.fw/cache/applying: set by ${holder}: no run was interrupted`);
+      expect(report.out).not.toContain('killed run');
+      expect(report.out).not.toContain('a run was interrupted');
+      expect(report.out).not.toContain('fw doctor --fix" to repair');
+      const json = JSON.parse((await fw(root, 'doctor', '--json')).out) as { found: { kind: string; fixable: boolean }[] };
+      expect(json.found.filter((f) => f.fixable)).toEqual([]);
+      expect((await fw(root, 'doctor', '--fix')).error).toMatch(/another fw command is writing this project/);
+      expect(await temps(root)).toEqual(left);
+    } finally {
+      // Resumed whatever happened above, and awaited, so it never writes into a removed folder.
+      proc.kill('SIGCONT');
+      await exited;
+    }
+    expect(await exited).toBe(0);
+    expect(await temps(root)).toEqual([]);
+    expect(existsSync(path.join(root, '.fw/lock'))).toBe(false);
+    expect((await fw(root, 'doctor')).out).toMatch(/^fw doctor: nothing wrong in /);
+  }, 180_000);
+
   it('a held lock of a running process is reported and --fix refuses; bad entries, missing and corrupt copies are found and repaired', async () => {
     const root = await newProject('doctor-record');
     roots.push(path.dirname(root));

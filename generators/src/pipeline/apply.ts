@@ -103,15 +103,33 @@ async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
 }
 
 /**
+ * Removes the folders the run's deletions left empty: from the folder of each removed path up to
+ * the project root (never included), each one that is now empty, stopping at the first that holds
+ * anything (a user's file, a dotfile such as `.gitkeep`, a folder). A folder that was empty before
+ * the run held nothing fw removed, so it is never among them.
+ */
+async function removeEmptiedParents(root: string, removed: readonly string[]): Promise<void> {
+  const starts = new Set(removed.map((file) => path.posix.dirname(file)).filter((dir) => dir !== '.'));
+  // Deepest first, so a parent is looked at after its emptied children are gone.
+  for (const start of [...starts].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    for (let dir = start; dir !== '.'; dir = path.posix.dirname(dir)) {
+      const names = await readdir(path.join(root, dir)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : undefined));
+      if (names === undefined || names.length > 0) break;
+      await rmdir(path.join(root, dir)).catch(() => undefined);
+    }
+  }
+}
+
+/**
  * The apply step, the only place fw writes a project: after a killed run (see {@link APPLYING_FILE})
  * removes the temp files it left in the folders the plan touches, carries out the plan
  * ({@link applyPlan} with {@link diskWriter}),
  * then updates `.fw/record.json` and `.fw/store` for exactly what landed (also when a write failed,
  * so the record always describes the disk; the failure is rethrown after), collects what `.fw/`
  * no longer needs (temp files and stored copies the record does not refer to, see
- * `removeEngineLeftovers`), removes the folders the plan asked to prune once they are empty, and
- * saves the cache. Every step is idempotent, so a run killed at any point is completed by the
- * next one. Called under the project lock (`runPipeline`), which keeps the collection safe.
+ * `removeEngineLeftovers`), removes the folders the plan asked to prune once they are empty and the
+ * folders its deletions left empty ({@link removeEmptiedParents}), and saves the cache. Every step
+ * is idempotent, so a run killed at any point is completed by the next one. Called under the project lock (`runPipeline`), which keeps the collection safe.
  */
 export async function apply(plan: Plan, options: { generatorVersion?: string } = {}): Promise<ApplyResult> {
   const marker = path.join(plan.root, APPLYING_FILE);
@@ -142,6 +160,7 @@ export async function apply(plan: Plan, options: { generatorVersion?: string } =
     throw failure.error;
   }
   for (const folder of plan.prune) await removeEmptyFolders(path.join(plan.root, folder), path.dirname(path.join(plan.root, folder)));
+  await removeEmptiedParents(plan.root, [...plan.items.filter((i) => i.remove).map((i) => i.path), ...plan.prune]);
   if (plan.cache) {
     const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));
     await plan.cache.save(plan.root, (hash) => stored.has(hash), plan.ownsAll);

@@ -106,8 +106,13 @@ function badPath(file: string): string | undefined {
   }
 }
 
-/** Everything wrong with the record, the store and the engine's files (reads only). */
-async function examineRecord(root: string, record: GenerationRecord | undefined): Promise<Finding[]> {
+/**
+ * Everything wrong with the record, the store and the engine's files (reads only). With `running`
+ * (who holds `.fw/lock` and is still going, in words), temp files, unrecorded stored copies and the
+ * applying marker are that run's work in flight, not a killed run's leftovers: they are reported as
+ * its own, and not fixable (that run renames, records or removes them).
+ */
+async function examineRecord(root: string, record: GenerationRecord | undefined, running?: string): Promise<Finding[]> {
   const findings: Finding[] = [];
   const files = Object.entries(record?.files ?? {});
   for (const [file] of files) {
@@ -120,13 +125,22 @@ async function examineRecord(root: string, record: GenerationRecord | undefined)
     if (problem) findings.push(problem);
   }
   const engine = await findEngineLeftovers(root, record);
-  for (const temp of engine.temps) findings.push({ kind: 'temp-file', path: temp, detail: 'a temp file a killed run left', fixable: true });
-  for (const orphan of engine.orphans) findings.push({ kind: 'orphan-copy', path: orphan, detail: 'a stored copy no record entry refers to', fixable: true });
-  for (const temp of findTempLeftovers(root, files.filter(([file]) => !badPath(file)).map(([file]) => file))) {
-    findings.push({ kind: 'temp-file', path: temp, detail: 'a temp file a killed run left next to a generated file', fixable: true });
+  const ours = running === undefined ? undefined : `the run holding ${LOCK_FILE} (${running}), which is still going`;
+  const wait = 'wait for it to finish, then run fw doctor again';
+  const temp = (where: string): string => (ours ? `a temp file${where}, written by ${ours}: not a leftover; ${wait}` : `a temp file a killed run left${where}`);
+  for (const file of engine.temps) findings.push({ kind: 'temp-file', path: file, detail: temp(''), fixable: !ours });
+  for (const orphan of engine.orphans) {
+    const detail = ours ? `a stored copy not recorded yet, written by ${ours}: not a leftover; ${wait}` : 'a stored copy no record entry refers to';
+    findings.push({ kind: 'orphan-copy', path: orphan, detail, fixable: !ours });
+  }
+  for (const file of findTempLeftovers(root, files.filter(([file]) => !badPath(file)).map(([file]) => file))) {
+    findings.push({ kind: 'temp-file', path: file, detail: temp(' next to a generated file'), fixable: !ours });
   }
   if (existsSync(path.join(root, APPLYING_FILE))) {
-    findings.push({ kind: 'interrupted-run', path: APPLYING_FILE, detail: 'a run was interrupted while writing (its temp files are listed); --fix clears the marker', fixable: true });
+    const detail = ours
+      ? `set by ${ours}: no run was interrupted; ${wait}`
+      : 'a run was interrupted while writing (its temp files are listed); --fix clears the marker';
+    findings.push({ kind: 'interrupted-run', path: APPLYING_FILE, detail, fixable: !ours });
   }
   if (record && !existsSync(path.join(root, GITATTRIBUTES_FILE))) {
     findings.push({ kind: 'gitattributes', path: GITATTRIBUTES_FILE, detail: 'missing: git may change the stored copies\' line endings on checkout', fixable: true });
@@ -134,21 +148,28 @@ async function examineRecord(root: string, record: GenerationRecord | undefined)
   return findings;
 }
 
-async function examineLock(root: string): Promise<Finding[]> {
+/** The lock's finding, and who holds it when that process is still going (see {@link examineRecord}). */
+async function examineLock(root: string): Promise<{ findings: Finding[]; running?: string }> {
   const lock = await lockStatus(root);
-  if (!lock) return [];
+  if (!lock) return { findings: [] };
   const who = lock.holder ? `pid ${lock.holder.pid} on ${lock.holder.host}, "${lock.holder.command}", since ${lock.holder.since}` : 'a process that never wrote its name';
-  if (lock.stale) return [{ kind: 'stale-lock', path: LOCK_FILE, detail: `held by ${who}, which is gone; --fix takes it over`, fixable: true }];
-  return [{ kind: 'held-lock', path: LOCK_FILE, detail: `held by ${who}, which is running: wait for it to finish (fw doctor --fix waits for no one)`, fixable: false }];
+  if (lock.stale) return { findings: [{ kind: 'stale-lock', path: LOCK_FILE, detail: `held by ${who}, which is gone; --fix takes it over`, fixable: true }] };
+  const running = lock.holder ? `pid ${lock.holder.pid}, "${lock.holder.command}"` : 'a process that never wrote its name';
+  return {
+    findings: [{ kind: 'held-lock', path: LOCK_FILE, detail: `held by ${who}, which is running: wait for it to finish (fw doctor --fix waits for no one)`, fixable: false }],
+    running,
+  };
 }
 
 /**
  * Examines `root`: the lock, the record (a record that cannot be read throws `RecordError`),
  * every entry's stored copy, temp files and orphan copies, an interrupted run's marker and
- * `.fw/.gitattributes`. Writes nothing.
+ * `.fw/.gitattributes`. While the lock's holder is still going, its temp files, unrecorded copies
+ * and marker are reported as that run's own, not as leftovers. Writes nothing.
  */
 export async function examine(root: string): Promise<Finding[]> {
-  return [...(await examineLock(root)), ...(await examineRecord(root, await readRecord(root)))];
+  const lock = await examineLock(root);
+  return [...lock.findings, ...(await examineRecord(root, await readRecord(root), lock.running))];
 }
 
 /**
@@ -158,7 +179,7 @@ export async function examine(root: string): Promise<Finding[]> {
  * interrupted run's marker and writes `.fw/.gitattributes`.
  */
 export async function repair(root: string, command: string): Promise<Repair> {
-  const lockFindings = await examineLock(root);
+  const lockFindings = (await examineLock(root)).findings;
   const release = await acquireLock(root, command);
   try {
     const record = await readRecord(root);
