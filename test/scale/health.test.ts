@@ -32,6 +32,20 @@ describe('liveness and readiness', () => {
     expect([ready.status, ready.headers.get('cache-control'), await ready.json()]).toEqual([200, 'no-store', { status: 'ready', checks: { cache: 'ok' } }]);
   });
 
+  it('a file cache whose CACHE_DIR cannot be made: /readyz 503 naming the cache, and one warning saying why', async () => {
+    // fw.json is a file, so no folder can be made under it (as an unwritable var/ under a non-root user).
+    const { fluid, lines } = app({ CACHE_DIR: 'fw.json/cache' });
+    const base = await start(fluid);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${base}/readyz`);
+      expect([res.status, await res.json()]).toEqual([503, { status: 'unavailable', checks: { cache: 'failed' } }]);
+    }
+    const warnings = lines.filter((l) => l.startsWith("warn health: check 'cache' fails; readiness answers 503"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('ENOTDIR');
+    expect(warnings[0]).toContain('fw.json/cache');
+  });
+
   it('an app check that fails or hangs makes /readyz 503 naming it (not why); readiness() says why; logged once per change', async () => {
     const { fluid, lines } = app({ HEALTH_CHECK_TIMEOUT: 1 });
     let payments = false;
