@@ -4,7 +4,7 @@
  * off, the drain on close({ drain: true }), and bad configs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Fluid } from '@fw/kernel';
+import { ConfigError, type Fluid } from '@fw/kernel';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
 import { startRedis } from '../support/redis.js';
 
@@ -115,6 +115,9 @@ describe('exposure', () => {
 
   it('a token mode without a token, or one path for both routes, is an error naming the keys', () => {
     expect(() => makeFluid({ config: { HEALTH_ACCESS: 'token' } })).toThrow(/HEALTH_ACCESS is "token" but HEALTH_TOKEN is not set/);
+    // A ConfigError, as every other config mistake: a production start prints it as one line.
+    expect(() => makeFluid({ config: { HEALTH_ACCESS: 'token' } })).toThrow(ConfigError);
+    expect(() => makeFluid({ config: { HEALTH_READY_PATH: '/healthz' } })).toThrow(ConfigError);
     expect(() => makeFluid({ config: { HEALTH_READY_PATH: '/healthz' } })).toThrow(/HEALTH_LIVE_PATH and HEALTH_READY_PATH are both "\/healthz"/);
   });
 });
