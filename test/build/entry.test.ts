@@ -53,6 +53,15 @@ test('an unreadable SECRET_KEY_FILE, a misspelt key, a bad argument: one error l
   expect({ status: argument.status, stderr: argument.stderr }).toEqual({ status: 1, stderr: 'error: unknown argument "--wokers"; expected --workers <n>, --port <n> or --host <interface>\n' });
 });
 
+test('HEALTH_ACCESS=token without HEALTH_TOKEN: one error line, not a stack of the kernel', () => {
+  const { status, stdout, stderr } = start([], { SECRET_KEY: 'k'.repeat(64), HEALTH_ACCESS: 'token' });
+  expect({ status, stdout, stderr }).toEqual({
+    status: 1,
+    stdout: '',
+    stderr: 'error: HEALTH_ACCESS is "token" but HEALTH_TOKEN is not set; set HEALTH_TOKEN (or HEALTH_TOKEN_FILE) to a secret of at least 16 characters\n',
+  });
+});
+
 test('a port in use: one error line', async () => {
   const taken = createServer().listen(0, '127.0.0.1');
   await once(taken, 'listening');

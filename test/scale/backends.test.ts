@@ -177,3 +177,35 @@ describe('a short SECRET_KEY', () => {
     expect(await warnings(`SECRET_KEY = ${'k'.repeat(32)}\n`)).toEqual([]);
   });
 });
+
+describe('DEBUG left on outside the dev loop', () => {
+  /** The DEBUG warnings of serve() for an app started with `config`, and the body of a failing API request. */
+  async function served(config: Record<string, unknown>): Promise<{ warnings: string[]; failed: string }> {
+    const logger = memoryLogger();
+    const fluid = makeFluid({ config }, { logger });
+    fluid.api.get('boom', '/boom', () => {
+      throw new Error('the internals of this app');
+    });
+    fluids.push(fluid);
+    const running = await serve(fluid, { port: 0, host: '127.0.0.1', signals: [], exit: false, print: () => undefined });
+    const failed = await (await fetch(`${running.url}/api/boom`)).text();
+    await running.close();
+    return { warnings: logger.lines.filter((l) => l.startsWith('warn DEBUG')), failed };
+  }
+
+  it('is a startup warning of serve() naming what a visitor then sees and how to turn it off', async () => {
+    const { warnings, failed } = await served({ DEBUG: true });
+    expect(failed).toContain('the internals of this app');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('DEBUG is on, but FW_ENV is not "development"');
+    expect(warnings[0]).toContain('shows every visitor the debug page');
+    expect(warnings[0]).toContain('set DEBUG=false or remove DEBUG from fw.json "config", app_configs/demo.ini and the environment');
+  });
+
+  it('is not warned about under npm run dev (FW_ENV=development), nor with DEBUG off', async () => {
+    expect((await served({ DEBUG: true, FW_ENV: 'development' })).warnings).toEqual([]);
+    const off = await served({});
+    expect(off.warnings).toEqual([]);
+    expect(off.failed).not.toContain('the internals of this app');
+  });
+});

@@ -4,7 +4,7 @@
  * off, the drain on close({ drain: true }), and bad configs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Fluid } from '@fw/kernel';
+import { ConfigError, type Fluid } from '@fw/kernel';
 import { cleanupProjects, makeFluid, memoryLogger, start } from '../kernel/helpers.js';
 import { startRedis } from '../support/redis.js';
 
@@ -30,6 +30,20 @@ describe('liveness and readiness', () => {
     expect([live.status, live.headers.get('cache-control'), await live.json()]).toEqual([200, 'no-store', { status: 'ok' }]);
     const ready = await fetch(`${base}/readyz`);
     expect([ready.status, ready.headers.get('cache-control'), await ready.json()]).toEqual([200, 'no-store', { status: 'ready', checks: { cache: 'ok' } }]);
+  });
+
+  it('a file cache whose CACHE_DIR cannot be made: /readyz 503 naming the cache, and one warning saying why', async () => {
+    // fw.json is a file, so no folder can be made under it (as an unwritable var/ under a non-root user).
+    const { fluid, lines } = app({ CACHE_DIR: 'fw.json/cache' });
+    const base = await start(fluid);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${base}/readyz`);
+      expect([res.status, await res.json()]).toEqual([503, { status: 'unavailable', checks: { cache: 'failed' } }]);
+    }
+    const warnings = lines.filter((l) => l.startsWith("warn health: check 'cache' fails; readiness answers 503"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('ENOTDIR');
+    expect(warnings[0]).toContain('fw.json/cache');
   });
 
   it('an app check that fails or hangs makes /readyz 503 naming it (not why); readiness() says why; logged once per change', async () => {
@@ -101,6 +115,9 @@ describe('exposure', () => {
 
   it('a token mode without a token, or one path for both routes, is an error naming the keys', () => {
     expect(() => makeFluid({ config: { HEALTH_ACCESS: 'token' } })).toThrow(/HEALTH_ACCESS is "token" but HEALTH_TOKEN is not set/);
+    // A ConfigError, as every other config mistake: a production start prints it as one line.
+    expect(() => makeFluid({ config: { HEALTH_ACCESS: 'token' } })).toThrow(ConfigError);
+    expect(() => makeFluid({ config: { HEALTH_READY_PATH: '/healthz' } })).toThrow(ConfigError);
     expect(() => makeFluid({ config: { HEALTH_READY_PATH: '/healthz' } })).toThrow(/HEALTH_LIVE_PATH and HEALTH_READY_PATH are both "\/healthz"/);
   });
 });

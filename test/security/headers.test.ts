@@ -319,7 +319,10 @@ describe('bad values are refused, naming what was wrong', () => {
     expect(() => makeFluid({ config: { SECURITY_CSP: { 'script-src': ['self'] } } })).toThrow(ConfigError);
     expect(() => makeFluid({ config: { SECURITY_CSP: { 'script-src': ['self'] } } })).toThrow(/SECURITY_CSP: .*"self" should be quoted/);
     expect(() => makeFluid({ config: { SECURITY_CSP: { 'script-src': ["'self'; img-src *"] } } })).toThrow(/config\.SECURITY_CSP\.script-src\[0\]: .*a CSP source without spaces/);
-    expect(() => makeFluid({ config: { SECURITY_CSP: { 'default-src': null } } })).toThrow(/SECURITY_CSP: .*needs a default-src/);
+    expect(() => makeFluid({ config: { SECURITY_CSP: { 'default-src': null } } })).toThrow(
+      `SECURITY_CSP: the Content-Security-Policy needs a default-src, and "default-src": null dropped it; give it sources (e.g. "default-src": ["'self'"]), or set SECURITY_CSP_MODE = off for no CSP at all`,
+    );
+    expect(() => makeFluid({ config: { SECURITY_CSP: { 'default-src': null } } })).not.toThrow(/dangerouslyDisableDefaultSrc/);
     expect(() => makeFluid({ config: { SECURITY_FRAME_OPTIONS: 'ALLOW' } })).toThrow(/SECURITY_FRAME_OPTIONS/);
     expect(() => makeFluid({ config: { SECURITY_HEADER_OVERRIDES: { 'Bad Header': 'x' } } })).toThrow(/SECURITY_HEADER_OVERRIDES\.Bad Header/);
     expect(() => securityHeaders({ csp: { 'img-src': ['none'] } })).toThrow(/securityHeaders\(\{ csp \}\): .*"none" should be quoted/);

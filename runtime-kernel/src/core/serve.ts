@@ -205,6 +205,20 @@ export async function serve(fluid: FluidApp, options: ServeOptions = {}): Promis
   return single(fluid, workers, options);
 }
 
+/**
+ * `DEBUG` left on where `npm run dev` did not put it (`FW_ENV` is not `development`): any visitor
+ * who makes a request fail then gets the debug page, with the error's message, the stack and
+ * the source of the app's files, so a production start says so once.
+ */
+function warnDebugOutsideDev(fluid: FluidApp): void {
+  if (!fluid.config.DEBUG || fluid.config.FW_ENV === 'development') return;
+  fluid.logger.warn(
+    `DEBUG is on, but FW_ENV is not "development" (this is not npm run dev): a request that fails shows every visitor the debug page, ` +
+      `with the error's message, the stack and excerpts of the app's source files; the CSP allows inline styles and websockets to any host, ` +
+      `and templates are re-read on every render. For production, set DEBUG=false or remove DEBUG from fw.json "config", app_configs/${fluid.name}.ini and the environment`,
+  );
+}
+
 /** One serving process: the whole app, or one worker of a cluster. */
 async function single(fluid: FluidApp, workers: number, options: ServeOptions): Promise<Served> {
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -216,6 +230,7 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   if (!worker || worker.id === 1) {
     reportBackends(fluid, { workers, print });
     warnLoopbackBaseUrl(fluid);
+    warnDebugOutsideDev(fluid);
   }
 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];

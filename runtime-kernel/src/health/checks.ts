@@ -12,7 +12,8 @@ export type ReadinessCheck = () => unknown;
 export interface CheckOptions {
   /**
    * Log when the check starts failing and when it passes again (default true). fw's own checks
-   * turn it off: their backends (cache, events bus, database) log each outage themselves.
+   * turn it off where their backends (a Redis cache, the events bus, a database) log each
+   * outage themselves; the file cache's check keeps it.
    */
   log?: boolean;
 }

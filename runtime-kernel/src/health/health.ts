@@ -23,7 +23,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FluidContext, FluidMiddleware, Next } from '../core/context.js';
-import { FrameworkException, type Logger } from '../core/errors.js';
+import { ConfigError, type Logger } from '../core/errors.js';
 import type { FluidCore } from '../core/fluid.js';
 import { Checks, type CheckOptions, type CheckResult, type Readiness, type ReadinessCheck } from './checks.js';
 
@@ -58,11 +58,14 @@ export class Health {
   #lastProbe = 0;
 
   constructor(app: FluidCore, config: HealthConfig, logger: Logger) {
+    // Mistakes in the config: a ConfigError, so a production start prints one line (startupFailed).
     if (config.HEALTH_LIVE_PATH === config.HEALTH_READY_PATH) {
-      throw new FrameworkException(`HEALTH_LIVE_PATH and HEALTH_READY_PATH are both "${config.HEALTH_LIVE_PATH}"; give them different paths`);
+      const line = `HEALTH_LIVE_PATH and HEALTH_READY_PATH are both "${config.HEALTH_LIVE_PATH}"; give them different paths`;
+      throw new ConfigError(line, [{ source: undefined, path: 'HEALTH_READY_PATH', line }]);
     }
     if (config.HEALTH_ACCESS === 'token' && !config.HEALTH_TOKEN) {
-      throw new FrameworkException('HEALTH_ACCESS is "token" but HEALTH_TOKEN is not set; set HEALTH_TOKEN (or HEALTH_TOKEN_FILE) to a secret of at least 16 characters');
+      const line = 'HEALTH_ACCESS is "token" but HEALTH_TOKEN is not set; set HEALTH_TOKEN (or HEALTH_TOKEN_FILE) to a secret of at least 16 characters';
+      throw new ConfigError(line, [{ source: undefined, path: 'HEALTH_TOKEN', line }]);
     }
     this.#app = app;
     this.#config = config;

@@ -39,8 +39,11 @@ export function health(): Plugin {
             '(`openssl rand -hex 32`): sessions, CSRF tokens and JWTs signed with a short key can be forged by guessing it',
         );
       }
-      // fw's own backends; each logs its outages itself, so their checks do not.
-      if (fluid.plugins.has('cache') && config.CACHE_TYPE !== 'memory') fluid.health.check('cache', () => fluid.cache.ping?.(), { log: false });
+      // fw's own backends. Redis logs its outages itself, so its check does not; the file cache
+      // logs nothing of its own, so its check says why it fails (an unwritable CACHE_DIR).
+      if (fluid.plugins.has('cache') && config.CACHE_TYPE !== 'memory') {
+        fluid.health.check('cache', () => fluid.cache.ping?.(), { log: config.CACHE_TYPE !== 'redis' });
+      }
       // The events bus once it has joined Redis: an app without events opens no connection for
       // them (the backends line leaves events out), so there is nothing to check until one is
       // registered.

@@ -109,7 +109,13 @@ function capture(middleware: (req: IncomingMessage, res: ServerResponse, next: (
 }
 
 function configError(key: string, err: unknown): ConfigError {
-  const message = err instanceof Error ? err.message : String(err);
+  let message = err instanceof Error ? err.message : String(err);
+  // helmet's own advice names one of its options, which fw's config has no way to set.
+  if (/needs a default-src/.test(message)) {
+    message =
+      'the Content-Security-Policy needs a default-src, and "default-src": null dropped it; give it sources ' +
+      `(e.g. "default-src": ["'self'"]), or set SECURITY_CSP_MODE = off for no CSP at all`;
+  }
   return new ConfigError(`${key}: ${message}`, [{ source: undefined, path: key, line: `${key}: ${message}` }], { cause: err });
 }
 
