@@ -1,7 +1,8 @@
 /**
  * HTTP semantics with auth installed: every 401 carries `WWW-Authenticate` (guards, JSON and the
  * styled page, a bad token, a token whose user was deleted), and an unsafe method on a route that
- * does not take it answers 405 with `Allow` before the CSRF check could answer 403.
+ * does not take it answers 405 with `Allow` before the CSRF check could answer 403 (and before the
+ * body parser could answer 413 or 400).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fluid } from '@fw/kernel';
@@ -91,6 +92,23 @@ describe('405 is decided before CSRF', () => {
     expect(await page.text()).toContain('<p class="fw-status">405</p>');
     const api = await fetch(`${base}/api/items`, { method: 'POST' });
     expect([api.status, api.headers.get('allow')]).toEqual([405, 'HEAD, GET']);
+  });
+
+  it('a body over every limit, or malformed, to a route that does not take the method is 405, not 413 or 400', async () => {
+    const big = await fetch(`${base}/page`, {
+      method: 'POST',
+      headers: { ...JSON_ACCEPT, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect([big.status, big.headers.get('allow')]).toEqual([405, 'HEAD, GET']);
+    const form = await fetch(`${base}/api/items/1`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `csrf_token=${'y'.repeat(200 * 1024)}`,
+    });
+    expect([form.status, form.headers.get('allow')]).toEqual([405, 'PUT']);
+    const malformed = await fetch(`${base}/api/items/1`, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{' });
+    expect([malformed.status, malformed.headers.get('allow')]).toEqual([405, 'PUT']);
   });
 
   it('a method the route does take still needs its CSRF token; OPTIONS still lists the methods', async () => {

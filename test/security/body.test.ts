@@ -2,7 +2,7 @@
  * Request bodies over real HTTP: JSON, form and text parsed with their limits (exactly the limit
  * passes, one byte more is 413 as JSON or the styled page), compressed bodies bounded after
  * inflating, malformed JSON 400, safe methods never read, a raw route streaming past every limit,
- * per-route limits, and the parser switched off.
+ * per-route limits, a request bound for 405 left unread, and the parser switched off.
  */
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -169,6 +169,22 @@ describe('parsing', () => {
     expect(JSON.parse(peek)).toEqual({ body: null });
     const binary = await post('/api/upload', 'application/octet-stream', new Uint8Array(100).fill(1));
     expect(await binary.json()).toEqual({ bytes: 100, parsed: null });
+  });
+
+  it('a route that does not take the method answers 405 with Allow, whatever the body: never 413, 400 or 415', async () => {
+    const cases: [string, string][] = [
+      ['application/json', jsonOf(LIMITS.BODY_JSON_LIMIT * 50)],
+      ['application/json', '{'],
+      ['application/x-www-form-urlencoded', formOf(LIMITS.BODY_FORM_LIMIT + 1)],
+      ['text/plain; charset=latin1', 'z'],
+    ];
+    for (const [type, body] of cases) {
+      const res = await fetch(`${base}/api/put`, { method: 'PATCH', headers: { 'Content-Type': type, Accept: 'application/json' }, body });
+      expect([res.status, res.headers.get('allow')], type).toEqual([405, 'PUT']);
+    }
+    // The same bodies still meet the parser on the route's own method.
+    const put = await fetch(`${base}/api/put`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{' });
+    expect(put.status).toBe(400);
   });
 
   it('a rawBody route streams a body far over every limit, unparsed', async () => {

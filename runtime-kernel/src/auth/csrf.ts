@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { fluidContextOf, type FluidContext, type KoaMiddleware } from '../core/context.js';
 import { HttpError } from '../core/errors.js';
 import { parseBody } from '../body/plugin.js';
-import { routeMatch } from '../body/route.js';
+import { methodNotRouted } from '../body/route.js';
 import { bearerToken } from '../tokens/tokens.js';
 import { authOf, type Auth } from './auth.js';
 import { isHttps, requestOrigin } from './https.js';
@@ -145,8 +145,8 @@ function safeOrigin(value: string): string | undefined {
 
 /** 405 with `Allow` when routes know the path but not the method (decided before the token). */
 function checkMethod(ctx: FluidContext): void {
-  const { allowed } = routeMatch(ctx);
-  if (allowed.size > 0 && !allowed.has(ctx.method)) {
+  const allowed = methodNotRouted(ctx);
+  if (allowed) {
     throw new HttpError(405, undefined, { headers: { Allow: [...allowed].join(', ') } });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Which routes a request will reach, known before the routers run: the body parser reads the
- * route's markers (`rawBody`, `bodyLimit()`) and the CSRF check answers 405 before it judges a
- * token. Matched once per request (unsafe methods only ask), kept on the context.
+ * route's markers (`rawBody`, `bodyLimit()`) and leaves a request bound for 405 unread, and the
+ * CSRF check answers 405 before it judges a token. Matched once per request (unsafe methods only
+ * ask), kept on the context.
  */
 import type { FluidContext, Handler } from '../core/context.js';
 
@@ -37,6 +38,15 @@ export function routeMatch(ctx: FluidContext): RouteMatch {
   const match: RouteMatch = { allowed, layers };
   slot[MATCH] = match;
   return match;
+}
+
+/**
+ * The methods the routes take for the request's path when they know the path but not the
+ * request's method (the request is bound for 405 with this `Allow`); otherwise `undefined`.
+ */
+export function methodNotRouted(ctx: FluidContext): ReadonlySet<string> | undefined {
+  const { allowed } = routeMatch(ctx);
+  return allowed.size > 0 && !allowed.has(ctx.method) ? allowed : undefined;
 }
 
 /** The value a marker put on one of the request's layers (the first found), if any. */
