@@ -223,6 +223,21 @@ describe('production boot', () => {
     await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow(/fluid\/frontend\/dist\/index\.html: the frontend is not built/);
   });
 
+  it('by default (neither key set) a production boot checks and builds nothing', async () => {
+    // Deviation (docs/spec-deviations.md): the boot mounts the built dist/ and runs no workspace script.
+    const fluid = makeFluid({
+      config: { APP_FRONTEND: { type: 'vite', framework: 'react' } },
+      files: {
+        'package.json': JSON.stringify({ name: 'demo', private: true, workspaces: ['fluid/frontend'] }),
+        'fluid/frontend/package.json': JSON.stringify({ name: 'x', scripts: { build: 'exit 1', check: 'exit 1' } }),
+        'fluid/frontend/dist/index.html': BUILT_INDEX,
+      },
+    });
+    open.push(fluid);
+    const base = await start(fluid);
+    expect(await (await fetch(`${base}/`)).text()).toBe(BUILT_INDEX);
+  });
+
   it('FW_BUILD_FRONTEND and FW_CHECK_FRONTEND off run nothing', async () => {
     const fluid = prebuiltVite(
       {},
