@@ -71,6 +71,10 @@ describe('rule 1: paths that are never looked up', () => {
     ['node_modules', 'node_modules/pkg/index.js'],
     ['a parent segment', 'src/../src/main.js'],
     ['a backslash', 'src\\main.js'],
+    ['a control character', 'src/ma\u0001in.js'],
+    ['a NUL', 'src/main.js\u0000.png'],
+    ['an empty segment', 'src//main.js'],
+    ['a dot segment', 'src/./main.js'],
   ])('%s (%s)', (_why, path) => {
     expect(refusedAssetPath(path)).toBeDefined();
   });
