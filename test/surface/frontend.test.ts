@@ -102,6 +102,8 @@ describe('vite()', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('set-cookie')).toMatch(/^vite_ns=fluid%2Ffrontend|^vite_ns=fluid\/frontend/);
     expect(res.headers.get('set-cookie')).toMatch(/httponly/i);
+    expect(res.headers.get('set-cookie')).toMatch(/samesite=lax/i);
+    expect(res.headers.get('set-cookie')).toMatch(/path=\/(;|$)/i);
     const html = await res.text();
     expect(html).toContain('<link rel="stylesheet" href="/static/tailwind.css">\n<script src="/fluid/static/sockets.js"></script>\n</head>');
     expect(html).toContain('src="/frontend/assets/index.js"');
