@@ -7,7 +7,8 @@
  *   what `npm start` runs);
  * - a Vite React app built by `fw build`, started the same way with the default settings (the
  *   production entry `fluid/server.ts` turns FW_CHECK_FRONTEND and FW_BUILD_FRONTEND off, so the
- *   boot serves the built dist/), and under `fw run` (the config defaults: it checks and builds).
+ *   boot serves the built dist/), and under `fw run` (the config defaults, FW_CHECK_FRONTEND and
+ *   FW_BUILD_FRONTEND false: it serves the same dist/ and builds nothing).
  * Time is from spawn to the first 200 on `/`; CPU is the server process's own time until then;
  * RSS is read from /proc at that moment.
  *
@@ -78,7 +79,7 @@ const rows = await compareBoots(
       rssTarget: '≤ 1.5×',
       note: 'Built once by fw build; the boot serves dist/ and builds nothing (fluid/server.ts turns FW_CHECK_FRONTEND and FW_BUILD_FRONTEND off).',
     },
-    { name: 'fw run (Vite React app, production, default settings)', fw: fwRun(vite, 'fw run, Vite app, DEBUG=false', production), baseline: koa, note: 'tsx loads fluid/app.ts; the config defaults check and build the frontend at this boot.' },
+    { name: 'fw run (Vite React app, production, default settings)', fw: fwRun(vite, 'fw run, Vite app, DEBUG=false', production), baseline: koa, note: 'tsx loads fluid/app.ts; the config defaults (FW_CHECK_FRONTEND and FW_BUILD_FRONTEND false) serve the built dist/ and build nothing.' },
   ],
   { rounds: ROUNDS },
 );

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fluid, FluidMiddleware } from '@fw/kernel';
+import { Additive, type Fluid, type FluidMiddleware } from '@fw/kernel';
 import { assetCatch, contained, refusedAssetPath } from '@fw/kernel/frontend';
 import { cleanupProjects, makeFluid, makeProject, start } from '../kernel/helpers.js';
 
@@ -71,6 +71,10 @@ describe('rule 1: paths that are never looked up', () => {
     ['node_modules', 'node_modules/pkg/index.js'],
     ['a parent segment', 'src/../src/main.js'],
     ['a backslash', 'src\\main.js'],
+    ['a control character', 'src/ma\u0001in.js'],
+    ['a NUL', 'src/main.js\u0000.png'],
+    ['an empty segment', 'src//main.js'],
+    ['a dot segment', 'src/./main.js'],
   ])('%s (%s)', (_why, path) => {
     expect(refusedAssetPath(path)).toBeDefined();
   });
@@ -93,6 +97,25 @@ describe('rule 2: the vite_ns cookie', () => {
     expect((await get(prod, '/logo.svg', 'additives/evil/frontend'))[0]).toBe(404);
     expect((await get(prod, '/secret.txt', '.'))[0]).toBe(404);
     expect((await get(prod, '/logo.svg', '../fluid/frontend'))[0]).toBe(404);
+  });
+  it('a namespace another app of the process registered is refused: namespaces are per app (deviation)', async () => {
+    const other = makeFluid({
+      config: { FW_CHECK_FRONTEND: false, FW_BUILD_FRONTEND: false },
+      files: {
+        'additives/shop/manifest.json': JSON.stringify({ name: 'shop', version: '1.0.0', frontend: { type: 'vite', framework: 'none' } }),
+        'additives/shop/frontend/dist/index.html': '<html><head></head><body>shop</body></html>',
+        'additives/shop/frontend/public/shop.svg': '<svg>other app</svg>',
+      },
+    });
+    other.additive(new Additive('shop', { root: join(other.root, 'additives/shop') }));
+    try {
+      const otherBase = await start(other);
+      expect(await get(otherBase, '/shop.svg', 'additives/shop/frontend')).toEqual([200, '<svg>other app</svg>']);
+      // This app has the same folder on disk but no such Additive: the other app's registration does not count here.
+      expect((await get(prod, '/shop.svg', 'additives/shop/frontend'))[0]).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
   it('an empty value does not root the lookup at the project root, even when "" were registered', async () => {
     expect((await get(prod, '/secret.txt', ''))[0]).toBe(404);

@@ -102,6 +102,8 @@ describe('vite()', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('set-cookie')).toMatch(/^vite_ns=fluid%2Ffrontend|^vite_ns=fluid\/frontend/);
     expect(res.headers.get('set-cookie')).toMatch(/httponly/i);
+    expect(res.headers.get('set-cookie')).toMatch(/samesite=lax/i);
+    expect(res.headers.get('set-cookie')).toMatch(/path=\/(;|$)/i);
     const html = await res.text();
     expect(html).toContain('<link rel="stylesheet" href="/static/tailwind.css">\n<script src="/fluid/static/sockets.js"></script>\n</head>');
     expect(html).toContain('src="/frontend/assets/index.js"');
@@ -221,6 +223,21 @@ describe('production boot', () => {
     const fluid = makeFluid({ config: { APP_FRONTEND: { type: 'vite', framework: 'vue' }, FW_CHECK_FRONTEND: false, FW_BUILD_FRONTEND: false } });
     open.push(fluid);
     await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow(/fluid\/frontend\/dist\/index\.html: the frontend is not built/);
+  });
+
+  it('by default (neither key set) a production boot checks and builds nothing', async () => {
+    // Deviation (docs/spec-deviations.md): the boot mounts the built dist/ and runs no workspace script.
+    const fluid = makeFluid({
+      config: { APP_FRONTEND: { type: 'vite', framework: 'react' } },
+      files: {
+        'package.json': JSON.stringify({ name: 'demo', private: true, workspaces: ['fluid/frontend'] }),
+        'fluid/frontend/package.json': JSON.stringify({ name: 'x', scripts: { build: 'exit 1', check: 'exit 1' } }),
+        'fluid/frontend/dist/index.html': BUILT_INDEX,
+      },
+    });
+    open.push(fluid);
+    const base = await start(fluid);
+    expect(await (await fetch(`${base}/`)).text()).toBe(BUILT_INDEX);
   });
 
   it('FW_BUILD_FRONTEND and FW_CHECK_FRONTEND off run nothing', async () => {

@@ -1,6 +1,6 @@
 /** Bearer-token attack cases, against the public TokenService / KeyRing. */
 import { generateKeyPairSync, createHmac } from 'node:crypto';
-import { SignJWT, base64url } from 'jose';
+import { SignJWT, base64url, decodeProtectedHeader } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isPositiveIntegerId } from '@fw/kernel/auth';
 import { MemoryCache, type JsonValue } from '@fw/kernel/cache';
@@ -191,5 +191,38 @@ describe('rotation', () => {
     expect((await cache.keys('jwt:')).sort()).toEqual([`jwt:${kid}`, `jwt:${second}`].sort());
     expect((await freshVerifier().verify(first)).kid).toBe(kid);
     expect(ring.keyTtlSeconds).toBeGreaterThanOrEqual(2 * 3600);
+  });
+
+  // Deviation (docs/spec-deviations.md): the reference rotates only at startup.
+  it('a key signs for at most one token lifetime, then the same process signs with a new one', async () => {
+    const short = new TokenService({ keys: new KeyRing({ cache, secret: 'test-secret', maxTokenSeconds: 1 }), isPrincipalId: isPositiveIntegerId });
+    const early = await short.mint('1', ['read'], 1);
+    const again = await short.mint('1', ['read'], 1);
+    expect(decodeProtectedHeader(again).kid).toBe(decodeProtectedHeader(early).kid);
+    await new Promise((r) => setTimeout(r, 1100)); // past the first key's signing lifetime
+    const late = await short.mint('1', ['read'], 1);
+    expect(decodeProtectedHeader(late).kid).not.toBe(decodeProtectedHeader(early).kid);
+    expect((await freshVerifier().verify(late)).sub).toBe('1');
+  });
+
+  // Deviation (docs/spec-deviations.md): the reference's cached key contents are the signing keys.
+  it('the cache alone cannot mint: the signing key is derived from its material and SECRET_KEY', async () => {
+    const stored = await cache.get<{ material: string }>(`jwt:${kid}`);
+    expect(typeof stored?.material).toBe('string');
+    const material = stored!.material;
+    for (const forgedKey of [Buffer.from(material, 'base64url'), Buffer.from(material, 'utf8')]) {
+      const forged = await new SignJWT({ grants: ['read'] })
+        .setProtectedHeader({ alg: 'HS256', kid })
+        .setSubject('1')
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(forgedKey);
+      await rejected(forged);
+    }
+    // Another SECRET_KEY over the same cache derives other keys: it cannot verify this app's tokens.
+    const genuine = await tokens.mint('1', ['read'], 600);
+    const otherSecret = new TokenService({ keys: new KeyRing({ cache, secret: 'another-secret', maxTokenSeconds: 3600 }), isPrincipalId: isPositiveIntegerId });
+    await rejected(genuine, otherSecret);
+    expect((await freshVerifier().verify(genuine)).sub).toBe('1');
   });
 });
