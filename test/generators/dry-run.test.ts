@@ -1,9 +1,10 @@
 /**
  * Every pipeline command, with `--dry-run`, writes nothing (not `.fw/`, not the cache), and what it
- * prints is what the real run then does: the same files with the same actions, and each printed
- * diff, applied to the file as it was, gives the file as the real run left it.
+ * prints is what the real run then does: the same files with the same actions, each printed
+ * diff, applied to the file as it was, gives the file as the real run left it, and the folders it
+ * lists (`emptiedFolders`) are the ones the real run removes; the dry run removes none.
  */
-import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { describe, expect, test } from 'vitest';
@@ -32,6 +33,15 @@ function changes(before: Awaited<ReturnType<typeof snapshot>>, after: Awaited<Re
   return out;
 }
 
+/** Every folder under `root` (none when it does not exist), sorted. */
+async function folders(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
 /**
  * Runs `fw <argv> --dry-run --json` in `cwd`, checks nothing under `root` changed, runs `fw <argv>
  * --json` and checks the real run did exactly what the dry run printed.
@@ -39,17 +49,22 @@ function changes(before: Awaited<ReturnType<typeof snapshot>>, after: Awaited<Re
 async function dryRunMatches(cwd: string, root: string, ...argv: string[]): Promise<JsonFile[]> {
   const state = async (): Promise<Awaited<ReturnType<typeof snapshot>>> => ((await stat(root).catch(() => undefined)) ? snapshot(root) : new Map());
   const before = await state();
+  const foldersBefore = await folders(root);
   const dry = await fw(cwd, ...argv, '--dry-run', '--json');
   expect(dry.error, `${argv.join(' ')} --dry-run`).toBeUndefined();
-  const planned = JSON.parse(dry.out) as { files: JsonFile[]; dryRun: boolean };
+  const planned = JSON.parse(dry.out) as { files: JsonFile[]; dryRun: boolean; emptiedFolders: string[] };
   expect(planned.dryRun).toBe(true);
   expect(await state(), `${argv.join(' ')} --dry-run wrote something`).toEqual(before);
+  expect(await folders(root), `${argv.join(' ')} --dry-run removed a folder`).toEqual(foldersBefore);
 
   const real = await fw(cwd, ...argv, '--json');
   expect(real.error, argv.join(' ')).toBeUndefined();
-  const done = JSON.parse(real.out) as { files: JsonFile[] };
+  const done = JSON.parse(real.out) as { files: JsonFile[]; emptiedFolders: string[] };
   const strip = (files: JsonFile[]) => files.map(({ diff: _diff, ...rest }) => rest);
   expect(strip(done.files), `${argv.join(' ')}: the real run reports what the dry run printed`).toEqual(strip(planned.files));
+  expect(done.emptiedFolders, `${argv.join(' ')}: the real run removes the folders the dry run listed`).toEqual(planned.emptiedFolders);
+  const foldersAfter = new Set(await folders(root));
+  expect(foldersBefore.filter((f) => !foldersAfter.has(f)), `${argv.join(' ')}: the folders that went are the ones the dry run listed`).toEqual(planned.emptiedFolders);
 
   const changed = changes(before, await state());
   const printed = planned.files.filter((f) => f.diff);

@@ -100,7 +100,6 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         await validateConfigText(text, cache);
         tree.write(CONFIG_FILE, text, { record: false, first: true, reason: `"${name}" removed from "additives"` });
       }
-      tree.pruneEmpty(dir);
       return installed === undefined ? registerAdditives(tree, [], [name]) : unregisterInstalled(tree, name, installed);
     },
     check: (plan) => refuseEdited(name, plan),

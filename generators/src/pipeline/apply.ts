@@ -1,23 +1,20 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { packageVersion } from '../package-info.js';
 import { writeFileAtomic } from './atomic.js';
 import { SIDECAR_SUFFIX } from './classify.js';
 import { Containment } from './contain.js';
-import { CACHE_DIR, ignoreCache } from './cache.js';
-import { removeEngineLeftovers, removeTempLeftovers } from './leftovers.js';
+import { ignoreCache } from './cache.js';
+import { removeFolders } from './folders.js';
+import { APPLYING_FILE, applyingMarker, removeEngineLeftovers, removeTempLeftovers } from './leftovers.js';
+import { pausePoint } from './pause.js';
 import type { Plan, PlanItem } from './plan.js';
 import { itemChangesDisk, planChangesDisk } from './print.js';
 import { mapLimit } from './pool.js';
 import { readRecord, updateRecord, type WrittenFile } from './record.js';
 
-/**
- * Present while an apply step writes (project files, `.fw/store` or the record): a run killed
- * meanwhile leaves it, and the next run then looks for the temp files it left next to the files
- * it plans (a run that was not interrupted has none to look for).
- */
-export const APPLYING_FILE = `${CACHE_DIR}/applying`;
+export { APPLYING_FILE };
 
 /** How many files are written at once (their fsyncs overlap). */
 const WRITE_CONCURRENCY = 16;
@@ -89,35 +86,8 @@ export interface ApplyResult {
   leftovers: string[];
   /** Stored copies in `.fw/store` no record entry refers to, removed. */
   orphans: string[];
-}
-
-async function removeEmptyFolders(dir: string, keep: string): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) await removeEmptyFolders(path.join(dir, name), keep);
-  if (dir !== keep && (await readdir(dir).catch(() => ['?'])).length === 0) await rmdir(dir).catch(() => undefined);
-}
-
-/**
- * Removes the folders the run's deletions left empty: from the folder of each removed path up to
- * the project root (never included), each one that is now empty, stopping at the first that holds
- * anything (a user's file, a dotfile such as `.gitkeep`, a folder). A folder that was empty before
- * the run held nothing fw removed, so it is never among them.
- */
-async function removeEmptiedParents(root: string, removed: readonly string[]): Promise<void> {
-  const starts = new Set(removed.map((file) => path.posix.dirname(file)).filter((dir) => dir !== '.'));
-  // Deepest first, so a parent is looked at after its emptied children are gone.
-  for (const start of [...starts].sort((a, b) => b.split('/').length - a.split('/').length)) {
-    for (let dir = start; dir !== '.'; dir = path.posix.dirname(dir)) {
-      const names = await readdir(path.join(root, dir)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : undefined));
-      if (names === undefined || names.length > 0) break;
-      await rmdir(path.join(root, dir)).catch(() => undefined);
-    }
-  }
+  /** Folders removed because the run's deletions (or an interrupted run's) left them empty. */
+  folders: string[];
 }
 
 /**
@@ -127,9 +97,11 @@ async function removeEmptiedParents(root: string, removed: readonly string[]): P
  * then updates `.fw/record.json` and `.fw/store` for exactly what landed (also when a write failed,
  * so the record always describes the disk; the failure is rethrown after), collects what `.fw/`
  * no longer needs (temp files and stored copies the record does not refer to, see
- * `removeEngineLeftovers`), removes the folders the plan asked to prune once they are empty and the
- * folders its deletions left empty ({@link removeEmptiedParents}), and saves the cache. Every step
- * is idempotent, so a run killed at any point is completed by the next one. Called under the project lock (`runPipeline`), which keeps the collection safe.
+ * `removeEngineLeftovers`), removes the folders its deletions left empty (`plan.prune`, see
+ * `emptiedFolders`), and saves the cache. Every step is idempotent, so a run killed at any point
+ * is completed by the next one: the marker names the folders to remove, which the record no
+ * longer does once it is written, and the next run's plan takes them up. Called under the project
+ * lock (`runPipeline`), which keeps the collection safe.
  */
 export async function apply(plan: Plan, options: { generatorVersion?: string } = {}): Promise<ApplyResult> {
   const marker = path.join(plan.root, APPLYING_FILE);
@@ -141,7 +113,7 @@ export async function apply(plan: Plan, options: { generatorVersion?: string } =
     marked = true;
     await mkdir(path.dirname(marker), { recursive: true });
     await ignoreCache(plan.root);
-    await writeFile(marker, `${process.pid}\n`);
+    await writeFile(marker, applyingMarker(process.pid, plan.prune));
   };
   if (planChangesDisk(plan)) await mark();
   const updates: RecordUpdates = { written: [], dropped: [] };
@@ -155,18 +127,20 @@ export async function apply(plan: Plan, options: { generatorVersion?: string } =
   const collected = interrupted || recordChanges ? await removeEngineLeftovers(plan.root, record) : { temps: [], orphans: [] };
   if (failure) {
     // A write that failed is no killed run: writeFileAtomic removed its temp file and the record
-    // describes what landed, so nothing is left for the next run or `fw doctor` to repair.
+    // describes what landed, so nothing is left for the next run or `fw doctor` to repair (the
+    // folders the deletions that landed emptied go now: the record no longer names them).
+    await removeFolders(plan.root, plan.prune);
     if (marked || interrupted) await rm(marker, { force: true });
     throw failure.error;
   }
-  for (const folder of plan.prune) await removeEmptyFolders(path.join(plan.root, folder), path.dirname(path.join(plan.root, folder)));
-  await removeEmptiedParents(plan.root, [...plan.items.filter((i) => i.remove).map((i) => i.path), ...plan.prune]);
+  if (plan.prune.length > 0) pausePoint('folder-prune');
+  const folders = await removeFolders(plan.root, plan.prune);
   if (plan.cache) {
     const stored = new Set(Object.values(record?.files ?? {}).map((e) => e.sha256));
     await plan.cache.save(plan.root, (hash) => stored.has(hash), plan.ownsAll);
   }
   if (marked || interrupted) await rm(marker, { force: true });
-  const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers: [...leftovers, ...collected.temps], orphans: collected.orphans };
+  const result: ApplyResult = { created: [], updated: [], deleted: [], unchanged: [], leftovers: [...leftovers, ...collected.temps], orphans: collected.orphans, folders };
   for (const item of plan.items) {
     if (item.remove) result.deleted.push(item.path);
     else if (item.write) (item.disk === undefined ? result.created : result.updated).push(item.path);

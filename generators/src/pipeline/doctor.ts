@@ -3,8 +3,9 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { APPLYING_FILE } from './apply.js';
 import { writeFileAtomic } from './atomic.js';
+import { emptiedFolders, removeFolders } from './folders.js';
 import { sha256 } from './hash.js';
-import { findEngineLeftovers, findTempLeftovers, removeEngineLeftovers } from './leftovers.js';
+import { findEngineLeftovers, findTempLeftovers, interruptedFolders, removeEngineLeftovers } from './leftovers.js';
 import { acquireLock, lockStatus, LOCK_FILE } from './lock.js';
 import { normalizeProjectPath } from './paths.js';
 import {
@@ -139,13 +140,24 @@ async function examineRecord(root: string, record: GenerationRecord | undefined,
   if (existsSync(path.join(root, APPLYING_FILE))) {
     const detail = ours
       ? `set by ${ours}: no run was interrupted; ${wait}`
-      : 'a run was interrupted while writing (its temp files are listed); --fix clears the marker';
+      : `a run was interrupted while writing (its temp files are listed); --fix clears the marker${leftFolders(root)}`;
     findings.push({ kind: 'interrupted-run', path: APPLYING_FILE, detail, fixable: !ours });
   }
   if (record && !existsSync(path.join(root, GITATTRIBUTES_FILE))) {
     findings.push({ kind: 'gitattributes', path: GITATTRIBUTES_FILE, detail: 'missing: git may change the stored copies\' line endings on checkout', fixable: true });
   }
   return findings;
+}
+
+/** The folders an interrupted run's deletions emptied and it did not remove yet (see `emptiedFolders`). */
+function interruptedEmptied(root: string): string[] {
+  return emptiedFolders(root, [], { pending: interruptedFolders(root) });
+}
+
+/** The end of the `interrupted-run` finding: the folders `--fix` removes with the marker, if any. */
+function leftFolders(root: string): string {
+  const folders = interruptedEmptied(root);
+  return folders.length === 0 ? '' : ` and removes the folders its deletions emptied: ${folders.map((f) => `${f}/`).join(', ')}`;
 }
 
 /** The lock's finding, and who holds it when that process is still going (see {@link examineRecord}). */
@@ -176,7 +188,8 @@ export async function examine(root: string): Promise<Finding[]> {
  * Repairs `root` under the project lock (a stale lock is taken over; a live holder is a
  * `CliError`): drops record entries with bad paths, restores stored copies from files that still
  * have their bytes (removing corrupt ones), removes temp files and orphan copies, clears an
- * interrupted run's marker and writes `.fw/.gitattributes`.
+ * interrupted run's marker (removing the folders its deletions emptied, which the marker names)
+ * and writes `.fw/.gitattributes`.
  */
 export async function repair(root: string, command: string): Promise<Repair> {
   const lockFindings = (await examineLock(root)).findings;
@@ -205,6 +218,7 @@ export async function repair(root: string, command: string): Promise<Repair> {
     await removeEngineLeftovers(root, record);
     const temps = findTempLeftovers(root, Object.keys(record?.files ?? {}));
     await Promise.all(temps.map((temp) => rm(path.join(root, temp), { force: true })));
+    await removeFolders(root, interruptedEmptied(root));
     await rm(path.join(root, APPLYING_FILE), { force: true });
     return { found, remaining: await examineRecord(root, record) };
   } finally {

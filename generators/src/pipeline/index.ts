@@ -20,7 +20,8 @@ export { runPipeline, type PipelineOptions, type PipelineResult } from './run.js
 export { verbatim, formatConfig, isFormattable, DEFAULT_PRETTIER_OPTIONS, type Formatter, type FormatConfig, type SourceFile } from './format.js';
 export { Cache, CACHE_DIR } from './cache.js';
 export { withProjectLock, acquireLock, lockStatus, LOCK_FILE, type LockHolder, type LockStatus } from './lock.js';
-export { findTempLeftovers, removeTempLeftovers, findEngineLeftovers, removeEngineLeftovers, type EngineLeftovers } from './leftovers.js';
+export { findTempLeftovers, removeTempLeftovers, findEngineLeftovers, removeEngineLeftovers, interruptedFolders, type EngineLeftovers } from './leftovers.js';
+export { emptiedFolders, removeFolders, type EmptiedFoldersOptions } from './folders.js';
 export { normalizeProjectPath, PathRefusedError } from './paths.js';
 export { writeFileAtomic, TEMP_MARKER } from './atomic.js';
 export { sha256 } from './hash.js';

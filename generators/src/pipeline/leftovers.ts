@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TEMP_MARKER } from './atomic.js';
 import { CACHE_DIR } from './cache.js';
+import { normalizeProjectPath } from './paths.js';
 import { RECORD_DIR, STORE_DIR, type GenerationRecord } from './record.js';
 
 /**
@@ -12,12 +13,50 @@ import { RECORD_DIR, STORE_DIR, type GenerationRecord } from './record.js';
  * - temp files (`<file>.fw-tmp-<random>`, see `writeFileAtomic`) next to project files, in
  *   `.fw/store`, `.fw/` itself (`record.json`) and `.fw/cache`;
  * - stored copies (`.fw/store/<sha256>`) no record entry refers to: blobs written before a kill
- *   stopped the record from being written, or bases the record stopped using.
+ *   stopped the record from being written, or bases the record stopped using;
+ * - folders its deletions emptied and it did not remove yet: {@link APPLYING_FILE} names them
+ *   (see {@link interruptedFolders}), since the record no longer does once it is written.
  *
  * Removal is for a process holding the project lock (`withProjectLock`): another run's temp files
  * and not-yet-recorded copies are only ever in flight under that lock. A copy the record refers
  * to is never removed.
  */
+
+/**
+ * Present while an apply step writes (project files, `.fw/store`, the record, or removes the
+ * folders its deletions emptied): a run killed meanwhile leaves it, and the next run then looks
+ * for the temp files it left next to the files it plans (a run that was not interrupted has none
+ * to look for). It holds the writing process's pid on its first line, then one line per folder
+ * the run removes once its deletions have emptied it ({@link applyingMarker}).
+ */
+export const APPLYING_FILE = `${CACHE_DIR}/applying`;
+
+/** The text of {@link APPLYING_FILE}: the pid, then each folder the run will remove. */
+export function applyingMarker(pid: number, folders: readonly string[]): string {
+  return [pid, ...folders].map((line) => `${line}\n`).join('');
+}
+
+/**
+ * The folders a killed run meant to remove once its deletions had emptied them, from the
+ * {@link APPLYING_FILE} it left (none when there is no marker). Only whole lines that are valid
+ * project paths count: a marker cut short by the kill names fewer folders, never a wrong one.
+ */
+export function interruptedFolders(projectRoot: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(projectRoot, APPLYING_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n').slice(1, -1);
+  return lines.filter((line) => {
+    try {
+      return normalizeProjectPath(line) === line;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** The engine's own folders, where its temp files may be left. */
 const ENGINE_DIRS = [RECORD_DIR, STORE_DIR, CACHE_DIR] as const;

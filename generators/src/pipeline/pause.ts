@@ -7,7 +7,9 @@ import { writeSync } from 'node:fs';
  * timer, or look at the project while the run is still going and SIGCONT it to let it finish.
  * Points, each right after a temp file was written and synced and before it is renamed into place:
  * `file-write` (a project file), `store-write` (a `.fw/store` copy), `record-write`
- * (`.fw/record.json`). Unset, it costs one comparison.
+ * (`.fw/record.json`); and `folder-prune`: the files are deleted and the record written, the
+ * folders the deletions emptied not removed yet (reached only by a run that has some). Unset, it
+ * costs one comparison.
  */
 const PAUSE_AT = process.env.FW_TEST_PAUSE_AT;
 let paused = false;

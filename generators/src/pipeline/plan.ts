@@ -34,7 +34,10 @@ export interface Plan {
   generatorId: string;
   /** One item per path, sorted by path. */
   items: PlanItem[];
-  /** Folders removed after apply when they are left empty (`fw destroy additive`). */
+  /**
+   * Folders apply removes after the files, sorted: each one the run's deletions (or an interrupted
+   * run's) leave empty (`emptiedFolders`). A dry run lists them.
+   */
   prune: string[];
   /** Whether the run answered for every generator (then the cache drops what it did not use). */
   ownsAll: boolean;

@@ -51,8 +51,12 @@ export function summaryLine(label: string, file: string, note: string): string {
   return `  ${label.padEnd(WIDTH)}  ${file}  (${note})`;
 }
 
+/** Why a folder of `plan.prune` is removed, in the summary. */
+const EMPTIED_REASON = "emptied by fw's deletions: removed";
+
 /**
- * Human summary of a plan: one line per path that is not `unchanged`, the counts per action, and
+ * Human summary of a plan: one line per path that is not `unchanged`, then one per folder the run
+ * removes (`delete  additives/blog/static/`, see `emptiedFolders`), the counts per action, and
  * the files with conflicts and how to resolve them, then the command to run `again` (for a
  * `dryRun`, the conflicts are those the real run would write).
  */
@@ -64,6 +68,7 @@ export function summarise(plan: Plan, again = 'fw generate', dryRun = false): st
     const reason = dryRun && item.conflicts > 0 ? item.reason.replace(/ marked in the file$/, ' the real run would mark in the file') : item.reason;
     lines.push(summaryLine(item.action, item.path, item.unresolved ? unresolvedReason(item) : reason));
   }
+  for (const folder of plan.prune) lines.push(summaryLine('delete', `${folder}/`, EMPTIED_REASON));
   const counts = countActions(plan);
   const parts = PLAN_ACTIONS.filter((a) => counts[a] > 0).map((a) => `${counts[a]} ${a}`);
   lines.push(`${plan.items.length} file${plan.items.length === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`);
@@ -107,6 +112,8 @@ export interface PlanJson {
   counts: Record<PlanAction, number>;
   conflicts: { files: string[]; regions: number };
   files: PlanJsonItem[];
+  /** The folders the run removes after the files, because its deletions leave them empty (sorted, no trailing `/`). */
+  emptiedFolders: string[];
 }
 
 /** The machine-readable form of a plan (`--json`); `diffs: true` adds each item's unified diff. */
@@ -128,5 +135,6 @@ export function toJSON(plan: Plan, options: { diffs?: boolean } = {}): PlanJson 
       ...(i.sidecar ? { sidecar: i.path + SIDECAR_SUFFIX } : {}),
       ...(options.diffs ? { diff: itemDiff(i) } : {}),
     })),
+    emptiedFolders: [...plan.prune],
   };
 }

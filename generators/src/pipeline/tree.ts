@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Cache } from './cache.js';
 import { Containment } from './contain.js';
+import { emptiedFolders } from './folders.js';
 import { isFormattable, verbatim, type Formatter } from './format.js';
 import { sha256 } from './hash.js';
+import { APPLYING_FILE, findTempLeftovers, interruptedFolders } from './leftovers.js';
 import { normalizeProjectPath } from './paths.js';
 import { FILE_MODE, Planner, type ExplicitInput, type Plan, type PlanItem, type RenderInput } from './plan.js';
 import { compareText, readRecord, RecordError, Store, type GenerationRecord, type RecordEntry } from './record.js';
@@ -119,7 +122,6 @@ export class Tree {
   readonly #explicit = new Map<string, ExplicitInput>();
   readonly #resolved = new Map<string, Promise<Resolved>>();
   readonly #items = new Map<string, PlanItem | undefined>();
-  readonly #prune = new Set<string>();
   #context: Promise<Context> | undefined;
 
   constructor(root: string, options: TreeOptions = {}) {
@@ -184,11 +186,6 @@ export class Tree {
     this.#items.delete(key);
   }
 
-  /** Removes `folder` after apply if the run left it empty (its empty subfolders too). */
-  pruneEmpty(folder: string): void {
-    this.#prune.add(normalizeProjectPath(folder));
-  }
-
   /** How the path will be planned (merged, created, ...), or `undefined` when the run leaves it alone. */
   async item(file: string): Promise<PlanItem | undefined> {
     const key = normalizeProjectPath(file);
@@ -231,7 +228,9 @@ export class Tree {
 
   /**
    * Plans every path the run touches: each render, each explicit change and each owned record
-   * entry. Renders are formatted first, all at once. Writes nothing: this is the whole of a dry run.
+   * entry, then the folders applying it empties (`emptiedFolders`, with those an interrupted run
+   * left to remove). Renders are formatted first, all at once. Writes nothing: this is the whole
+   * of a dry run.
    */
   async plan(): Promise<Plan> {
     const context = await this.#load();
@@ -244,11 +243,14 @@ export class Tree {
       if (item) items.push(item);
     }
     const ownsAll = this.#options.owns === 'all';
+    // A killed run's temp files next to the planned files are removed before anything else.
+    const interrupted = existsSync(path.join(this.root, APPLYING_FILE));
+    const gone = interrupted ? findTempLeftovers(this.root, items.map((i) => i.path)) : [];
     return {
       root: this.root,
       generatorId: this.#options.generatorId ?? 'fw',
       items,
-      prune: [...this.#prune].sort(compareText),
+      prune: emptiedFolders(this.root, items, { pending: interruptedFolders(this.root), gone }),
       ownsAll,
       ...(this.#options.cache ? { cache: this.#options.cache } : {}),
     };

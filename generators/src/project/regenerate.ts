@@ -192,9 +192,6 @@ export async function renderWholeProject(tree: Tree, input: WholeProjectInput = 
   const local = config.additives.filter((n) => !external.has(n) && owns(additiveGeneratorId(n)));
   const recorded = recordedAdditives(files);
   const gone = [...recorded].filter((n) => !config.additives.includes(n) && owns(additiveGeneratorId(n)));
-  // As `fw destroy additive` does: the folders a removed Additive's deleted files leave empty go
-  // too, so `fw create additive <name>` can take the name again.
-  for (const name of gone) tree.pruneEmpty(additiveDir(name));
   const clashes = await newAdditiveClashes(tree, local.filter((n) => !recorded.has(n)), localNames);
   const registrations = await registerAdditives(tree, local, gone);
   const relinked = await relinkMadePages(tree, config.config.APP_FRONTEND);

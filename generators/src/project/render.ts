@@ -122,8 +122,8 @@ function filesUnder(root: string, rel: string): string[] {
  * - removed, when this run removes the workspace's `vite.config` because fw wrote it and it was
  *   never edited: that config builds into `<workspace>/dist` and empties it on every build
  *   (`build: { outDir: 'dist', emptyOutDir: true }`), so `dist/` holds only build output, which
- *   `.gitignore` kept out of git. The workspace's folders the run leaves empty are removed too
- *   (its `node_modules` is npm's, and stays).
+ *   `.gitignore` kept out of git. The workspace's folders the run leaves empty are removed too, as
+ *   every run's are (`emptiedFolders`): a folder of yours, and `node_modules`, stay.
  * - otherwise (you edited the config, so the workspace is yours now), kept and still ignored: the
  *   `.gitignore` lines for `<workspace>/dist` and `<workspace>/src/tailwind.css` (compiled from
  *   your stylesheet, never removed) stay while they are on disk.
@@ -140,9 +140,6 @@ async function removedWorkspaceOutputs(tree: Tree, current: readonly string[]): 
     // A real folder only: a symbolic link named dist points at something fw never built.
     if (lstatSync(path.join(root, dist), { throwIfNoEntry: false })?.isDirectory()) {
       for (const built of filesUnder(root, dist)) tree.delete(built, { reason: `build output of ${dir}, whose vite.config this run removes` });
-    }
-    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      if (entry.isDirectory() && entry.name !== 'node_modules') tree.pruneEmpty(`${dir}/${entry.name}`);
     }
   }
   const workspaces = ['fluid/frontend', ...additiveFolders(root).map((name) => `additives/${name}/frontend`)];
