@@ -52,7 +52,7 @@ export function summaryLine(label: string, file: string, note: string): string {
 }
 
 /** Why a folder of `plan.prune` is removed, in the summary. */
-const EMPTIED_REASON = "emptied by fw's deletions: removed";
+const EMPTIED_REASON = "emptied by fw's deletions";
 
 /**
  * Human summary of a plan: one line per path that is not `unchanged`, then one per folder the run
