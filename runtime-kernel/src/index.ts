@@ -28,7 +28,7 @@ export type { FluidOptions, LifecycleHook, AfterRequestHook, ArrivalHook, CloseO
 export type { Plugin, Stage, Backend } from './core/plugin.js';
 export { Additive } from './core/additive.js';
 export type { AdditiveOptions, BeforeEnableHook } from './core/additive.js';
-export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, KoaContext, KoaMiddleware, Next } from './core/context.js';
+export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, KoaContext, KoaMiddleware, KoaRouterFields, KoaRouterMiddleware, Next } from './core/context.js';
 export type { HttpRouter, BeforeRequestHook, AfterValueHook } from './core/router.js';
 export type { WsRouter, WsHandler, WsGuard, WsRouteOptions } from './core/ws-router.js';
 export type { UrlParams, UrlForOptions } from './core/url.js';

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
+import Router from '@koa/router';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Additive, Markup, type Fluid } from '@fw/kernel';
+import { Additive, Markup, type Fluid, type FluidContextExtensions, type FluidState } from '@fw/kernel';
 import { cleanupProjects, makeFluid, makeProject, start } from './helpers.js';
 
 const open: Fluid[] = [];
@@ -99,6 +100,47 @@ describe('app and api routers', () => {
     expect(() => f.app.get('none', '/none')).toThrow(/no handler given/);
     expect(() => new Additive('api', { root: makeProject() })).toThrow(/api" is a path the kernel reserves/);
     expect(() => new Additive('Bad/Name', { root: makeProject() })).toThrow(/path separator/);
+  });
+});
+
+describe('a plain @koa/router Router mounted with fluid.use', () => {
+  it("answers its routes with the app's context and state, and its allowedMethods() answers 405/OPTIONS/501 for its paths only", async () => {
+    const f = app();
+    f.use(async (ctx, next) => {
+      ctx.state['tenant'] = 'acme';
+      await next();
+    });
+    const router = new Router<FluidState, FluidContextExtensions>({ prefix: '/koa' });
+    router.get('/items/:id', (ctx) => {
+      ctx.body = { id: ctx.params['id'], tenant: ctx.state['tenant'], client: ctx.clientAddress, home: ctx.urlFor('home') };
+    });
+    router.post('/items', (ctx) => {
+      ctx.status = 201;
+      ctx.body = { made: true };
+    });
+    f.use(router.routes());
+    f.use(router.allowedMethods());
+    f.app.get('home', '/', () => 'fw home');
+    f.app.get('fw-only', '/fw/:id', (ctx) => ({ fw: ctx.params.id }));
+    const url = await start(f);
+
+    let r = await fetch(`${url}/koa/items/7`);
+    expect([r.status, await r.json()]).toEqual([200, { id: '7', tenant: 'acme', client: '127.0.0.1', home: '/' }]);
+    r = await fetch(`${url}/koa/items`, { method: 'POST' });
+    expect([r.status, await r.json()]).toEqual([201, { made: true }]);
+    // allowedMethods(): a method the path lacks is 405 with Allow, OPTIONS lists them, an unknown method is 501.
+    r = await fetch(`${url}/koa/items/7`, { method: 'DELETE' });
+    expect([r.status, r.headers.get('allow')]).toEqual([405, 'HEAD, GET']);
+    r = await fetch(`${url}/koa/items`, { method: 'OPTIONS' });
+    expect([r.status, r.headers.get('allow')]).toEqual([200, 'POST']);
+    r = await fetch(`${url}/koa/items`, { method: 'PURGE' });
+    expect(r.status).toBe(501);
+    // The app's own routes, 405 and 404 answer as before.
+    expect(await (await fetch(`${url}/`)).text()).toBe('fw home');
+    expect(await (await fetch(`${url}/fw/3`)).json()).toEqual({ fw: '3' });
+    r = await fetch(`${url}/fw/3`, { method: 'POST' });
+    expect([r.status, r.headers.get('allow')?.split(', ').sort()]).toEqual([405, ['GET', 'HEAD']]);
+    expect((await fetch(`${url}/koa/nothing`)).status).toBe(404);
   });
 });
 

@@ -254,6 +254,49 @@ test('kernel middleware fits a fluid route and a plain @koa/router Router alike,
   expect(hover.display).not.toMatch(/\bany\b/);
 });
 
+test('a plain @koa/router Router mounts with fluid.use(router.routes()) and allowedMethods(); its handlers see typed params and state', () => {
+  const probe = [
+    "import Router from '@koa/router';",
+    "import type { FluidContextExtensions, FluidState } from '@fw/kernel';",
+    "import { requireUser } from '@fw/kernel/auth';",
+    "import { fluid } from './app.js';",
+    '',
+    'const plain = new Router();',
+    "plain.get('/plain/:id', (ctx) => {",
+    '  ctx.body = ctx.params.id;',
+    '});',
+    'fluid.use(plain.routes());',
+    'fluid.use(plain.allowedMethods());',
+    '',
+    "const router = new Router<FluidState, FluidContextExtensions>({ prefix: '/koa' });",
+    "router.get('/items/:id', requireUser, (ctx) => {",
+    "  ctx.body = { id: ctx.params.id, user: ctx.state.user, home: ctx.urlFor('home'), client: ctx.clientAddress };",
+    '});',
+    'fluid.use(router.routes());',
+    "fluid.use(router.allowedMethods(), 'fallback');",
+    '',
+  ];
+  const file = authEditor.open('fluid/koa-routes.ts', probe.join('\n'));
+  const diagnostics = (): string[] =>
+    [...authEditor.service.getSyntacticDiagnostics(file), ...authEditor.service.getSemanticDiagnostics(file)].map(
+      (d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1}: ${authEditor.ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
+  expect(diagnostics()).toEqual([]);
+  // The handler's ctx: the route's params, and on the app's types the app's state and fields.
+  expect(authEditor.hover('fluid/koa-routes.ts', 'params.id;', 0).display).toMatch(/params: Record<string, string>/);
+  expect(authEditor.hover('fluid/koa-routes.ts', 'state.user', 0).display).toMatch(/state: FluidState/);
+  expect(authEditor.hover('fluid/koa-routes.ts', 'urlFor(', 0).display).toMatch(/urlFor\(name: string, params\?: UrlParams, options\?: UrlForOptions\): string/);
+  const use = authEditor.hover('fluid/koa-routes.ts', "use(router.routes", 0);
+  expect(use.display).toMatch(/use<FluidState, FluidContextExtensions>\(middleware: KoaRouterMiddleware<FluidState, FluidContextExtensions>, stage\?: Stage\)/);
+  expect(use.display).not.toMatch(/\bany\b/);
+  expect(use.doc).toMatch(/@koa\/router/);
+  // A mistake in such a handler is still an error: only that line (15) is reported.
+  const wrong = probe.map((line) => line.replace('ctx.state.user,', 'ctx.state.user.name,'));
+  authEditor.open('fluid/koa-routes.ts', wrong.join('\n'));
+  expect(diagnostics()).toEqual([expect.stringMatching(/^15: .*unknown/)]);
+  authEditor.open('fluid/koa-routes.ts', probe.join('\n'));
+});
+
 test('the documentation pages kernel hovers name (@fw/kernel/docs/<page>.md) are in the installed package', () => {
   const probe = ["import { fluid } from './app.js';", '', "fluid.app.get('who', '/who', (ctx) => ctx.clientAddress);", ''].join('\n');
   authEditor.open('fluid/probe.ts', probe);

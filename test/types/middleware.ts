@@ -3,12 +3,13 @@
  * (`limit()`, `exempt()`, `serveStatic()`, the auth guards, `csrfMiddleware()`,
  * `sessionMiddleware()`, `serveVendor()`, `assetCatch()`) is a `KoaMiddleware`, which a fluid route,
  * `fluid.use`, a plain `@koa/router` Router, Koa's `app.use` and a `Koa.Middleware[]` all accept,
- * and whose `ctx` is Koa's context, not `any`. Each `@ts-expect-error` line is a mistake tsc must
- * still report. Nothing here runs.
+ * and whose `ctx` is Koa's context, not `any`; and `fluid.use` takes a plain Router's `routes()` and
+ * `allowedMethods()`. Each `@ts-expect-error` line is a mistake tsc must still report. Nothing here
+ * runs.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { FluidContext, FluidMiddleware, Fluid, KoaContext, KoaMiddleware } from '@fw/kernel';
+import type { FluidContext, FluidContextExtensions, FluidMiddleware, FluidState, Fluid, KoaContext, KoaMiddleware } from '@fw/kernel';
 import { csrfMiddleware, EmailVerifiedGate, requireRole, requireUser, sessionMiddleware, type Auth, type Guard } from '@fw/kernel/auth';
 import { serveStatic } from '@fw/kernel/core';
 import { assetCatch, serveVendor } from '@fw/kernel/frontend';
@@ -63,6 +64,36 @@ const plain: Koa.Middleware[] = [...portable, requireUser, limit('1/second')];
 koa.use(async (ctx, next) => {
   await requireUser(ctx, next);
   await serveStatic('/files', 'uploads')(ctx, next);
+});
+
+// A plain @koa/router Router mounted on the app: fluid.use takes its routes() and allowedMethods().
+const mounted = new Router();
+mounted.get('/items/:id', (ctx) => {
+  ctx.body = ctx.params['id'];
+});
+fluid.use(mounted.routes()).use(mounted.allowedMethods());
+fluid.use(mounted.allowedMethods({ throw: true }), 'fallback');
+// On the app's state and context, its routes see ctx.state, ctx.fluid, ctx.urlFor, ... typed.
+const onApp = new Router<FluidState, FluidContextExtensions>({ prefix: '/koa' });
+onApp.get('/items/:id', requireUser, (ctx) => {
+  const tenant: unknown = ctx.state['tenant'];
+  ctx.body = { id: ctx.params['id'], tenant, client: ctx.clientAddress, home: ctx.urlFor('home') };
+  // @ts-expect-error ctx.state holds `unknown` values: narrow them first
+  const count: number = ctx.state['count'];
+  // @ts-expect-error the context has no such field
+  void ctx.missing;
+  return count;
+});
+fluid.use(onApp.routes());
+fluid.use(onApp.allowedMethods());
+// @ts-expect-error a Router whose state the app does not have (`ctx.state.user` is not guaranteed)
+fluid.use(new Router<{ user: string }>().routes());
+// @ts-expect-error fluid.use's own middleware still gets a FluidContext, mistakes and all
+fluid.use((ctx: number) => ctx);
+fluid.use(async (ctx, next) => {
+  // @ts-expect-error an unannotated middleware's ctx is a FluidContext
+  void ctx.missing;
+  await next();
 });
 
 // The ctx these functions take is Koa's, typed: no `any` to hide a mistake.

@@ -10,6 +10,7 @@
  * }
  * ```
  */
+import type { RouterInstance } from '@koa/router';
 import type Koa from 'koa';
 import type { Markup } from './markup.js';
 import type { TemplateData } from './templates.js';
@@ -61,6 +62,28 @@ export type Handler = (ctx: FluidContext, next: Next) => unknown;
  * handler included) and may act before and after it. Any Koa middleware of this shape fits.
  */
 export type FluidMiddleware = (ctx: FluidContext, next: Next) => unknown;
+
+/**
+ * What a plain `@koa/router` Router sets on the context as its `routes()` middleware dispatches a
+ * request, and what the types of `routes()` and `allowedMethods()` therefore ask of their `ctx`:
+ * the router (`ctx.router`) and the route parameters (`ctx.request.params`; `ctx.params` is a
+ * `FluidContext` field already). `StateT` and `ContextT` are the Router's type parameters.
+ */
+export interface KoaRouterFields<StateT, ContextT> {
+  /** The Router dispatching the request. */
+  router: RouterInstance<StateT, ContextT>;
+  /** The request, with the matched route's parameters. */
+  request: { params: Record<string, string> };
+}
+
+/**
+ * The middleware of a plain `@koa/router` Router, `router.routes()` and `router.allowedMethods()`,
+ * as `fluid.use` takes it: a `FluidContext` plus the fields the Router sets itself
+ * (`KoaRouterFields`). The Router's `StateT` and `ContextT` must be ones a `FluidContext`
+ * satisfies, e.g. `new Router()` or `new Router<FluidState, FluidContextExtensions>()` (whose
+ * routes then see `ctx.state` as `FluidState` and `ctx.fluid`, `ctx.render`, ... typed).
+ */
+export type KoaRouterMiddleware<StateT, ContextT> = (ctx: FluidContext & KoaRouterFields<StateT, ContextT>, next: Next) => unknown;
 
 /**
  * The Koa context every Koa app's requests have, whatever its state and extensions: Koa's request,

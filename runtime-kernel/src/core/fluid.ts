@@ -20,7 +20,7 @@ import { Additive } from './additive.js';
 import { setBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { loadConfigDetails } from './config/index.js';
-import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState } from './context.js';
+import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMiddleware, type FluidState, type KoaRouterMiddleware } from './context.js';
 import { answerError, answerErrorInDebug, fillErrorBody, serialiseBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, HttpError, type Logger } from './errors.js';
@@ -215,11 +215,23 @@ export class FluidCore {
    * routers, inside the error handler (sessions and CSRF live there). Within a stage, middleware
    * runs in registration order. Frozen once the app has started, like the request hooks.
    */
-  use(middleware: FluidMiddleware, stage: Stage = 'app'): this {
+  use(middleware: FluidMiddleware, stage?: Stage): this;
+  /**
+   * Registers the middleware of a plain `@koa/router` Router, `router.routes()` or
+   * `router.allowedMethods()`, at a stage of the request stack (see `Stage`): at the default,
+   * `app`, its routes answer before the app's routers; `allowedMethods()` answers 405/501 and
+   * OPTIONS for its paths (see `@fw/kernel/docs/kernel.md`).
+   * Their types ask for `ctx.router` and `ctx.request.params` (`KoaRouterFields`), which the
+   * Router's `routes()` sets as it dispatches; other middleware reading them belongs inside the
+   * Router (`router.use(mw)`), not here.
+   */
+  use<StateT, ContextT>(middleware: KoaRouterMiddleware<StateT, ContextT>, stage?: Stage): this;
+  use(middleware: FluidMiddleware | KoaRouterMiddleware<unknown, unknown>, stage: Stage = 'app'): this {
     this.#checkOpen('use');
     if (typeof middleware !== 'function') throw new FrameworkException('fluid.use(): middleware must be a function');
     if (!STAGES.includes(stage)) throw new FrameworkException(`fluid.use(): unknown stage ${JSON.stringify(stage)}; expected one of ${STAGES.join(', ')}`);
-    this.#stages[stage].push(middleware);
+    // A Router's middleware runs on the FluidContext: routes() sets the fields it declares.
+    this.#stages[stage].push(middleware as FluidMiddleware);
     return this;
   }
 

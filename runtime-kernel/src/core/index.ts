@@ -13,7 +13,7 @@ export { createHttpServer, serverSettings, stopServer, closeAfterResponses } fro
 export type { HttpServerOptions, ServerConfig, ServerSettings } from './http-server.js';
 export { Additive, RESERVED_ADDITIVE_NAMES, extendAdditives } from './additive.js';
 export type { AdditiveOptions, AdditiveInitializer, BeforeEnableHook } from './additive.js';
-export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, KoaContext, KoaMiddleware, Next } from './context.js';
+export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, KoaContext, KoaMiddleware, KoaRouterFields, KoaRouterMiddleware, Next } from './context.js';
 export { fluidContextOf } from './context.js';
 export { renderingContext, renderFor } from './context.js';
 export { HttpRouter, methodNotAllowed } from './router.js';
