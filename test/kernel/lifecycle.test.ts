@@ -159,6 +159,8 @@ await serve(fluid, { port: 0, host: '127.0.0.1' });
     expect(await res.text()).toBe('slow done');
     expect(await exited).toBe(0);
     expect(out).toContain('shutdown hook ran');
+    // On stdout the backends line comes first, then "serving at" (as with workers).
+    expect(out.split('\n').filter((l) => l.startsWith('fw: '))).toEqual(['fw: backends: cache file (this host)', `fw: demo serving at ${url}`]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * `serve(fluid)`: what `npm start` (the compiled `fluid/server.ts`), `fw start` and `fw run` call.
  *
- * One process: listen, print `fw: <app> serving at <url>`, say which backend each plugin uses,
+ * One process: listen, say which backend each plugin uses, print `fw: <app> serving at <url>`,
  * and on SIGTERM drain (readiness fails first, the servers stop accepting, in-flight requests
  * finish, the shutdown hooks run) and exit 0; SIGINT does the same without the drain; a second
  * signal exits 1 at once.
@@ -225,13 +225,14 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   const server = await fluid.listen(options.port ?? fluid.config.PORT, options.host ?? fluid.config.HOST);
   const url = urlOf(server);
   const worker = cluster.isWorker ? cluster.worker : undefined;
-  if (!worker) print(`fw: ${fluid.name} serving at ${url}`);
-  // One process says which backends the app uses (in a cluster: the first worker).
+  // One process says which backends the app uses (in a cluster: the first worker). Then "serving
+  // at", last, as a cluster's primary prints it once every worker listens (docs/deployment.md).
   if (!worker || worker.id === 1) {
     reportBackends(fluid, { workers, print });
     warnLoopbackBaseUrl(fluid);
     warnDebugOutsideDev(fluid);
   }
+  if (!worker) print(`fw: ${fluid.name} serving at ${url}`);
 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
   const exit = options.exit ?? true;
