@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportBackends } from './backends.js';
 import type { FluidApp } from './context.js';
+import { devParentPid } from './dev-parent.js';
 import { ConfigError, FrameworkException } from './errors.js';
 import { MissingPackageError } from './optional.js';
 
@@ -239,6 +240,8 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   let stopping = false;
   /** Whether a signal reached this process itself (not the primary's shutdown message). */
   let signalled = false;
+  /** The parent watch ({@link watchNpmParent}); stopped once a shutdown is under way. */
+  let orphaned: NodeJS.Timeout | undefined;
   const shutDown = (signal: NodeJS.Signals, direct: boolean): void => {
     if (stopping) {
       // In a worker, the primary's message and a SIGTERM sent to the whole process group
@@ -253,6 +256,9 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
     }
     stopping = true;
     signalled = direct;
+    // The parent exiting during the shutdown is no second signal (the same group kill, fw dev
+    // stopped the app and died): it must not cut the drain short.
+    if (orphaned) clearInterval(orphaned);
     fluid.logger.info(`${signal}: shutting down`);
     // SIGTERM is how orchestrators stop a process: drain first. SIGINT is a person at a terminal.
     fluid.close({ drain: signal === 'SIGTERM' }).then(
@@ -275,7 +281,7 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   };
   for (const s of signals) process.on(s, onSignal);
   if (worker) process.on('message', onMessage);
-  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM', true), fluid);
+  orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM', true), fluid);
   const close = async (): Promise<void> => {
     for (const s of signals) process.off(s, onSignal);
     process.off('message', onMessage);
@@ -391,6 +397,7 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
       process.exit(1);
     }
     signalled = true;
+    if (orphaned) clearInterval(orphaned); // as in single(): the parent exiting now is no second signal
     logger.info(`${signal}: shutting down ${live.size} workers`);
     void stop(signal).then(() => exit && process.exit(0));
   };
@@ -415,7 +422,8 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
  * npm script checks its parent twice a second and, once it is gone, shuts down as on SIGTERM
  * (draining). Only under npm: a server started from a shell that later exits (`nohup node ... &`)
  * is meant to keep running. Containers should still run node directly (`@fw/kernel/docs/deployment.md`): when
- * npm is process 1 and exits, the container stops before any drain.
+ * npm is process 1 and exits, the container stops before any drain. Under `npm run dev` the parent
+ * is `fw dev` (it marks the app it runs, `dev-parent.ts`), and the warning names it.
  */
 function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout | undefined {
   if (!process.env['npm_lifecycle_event']) return undefined;
@@ -423,7 +431,11 @@ function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout |
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);
-    fluid.logger.warn(`the npm script that started this server (parent pid ${parent}) has exited without passing on a signal`);
+    fluid.logger.warn(
+      devParentPid() === parent
+        ? `fw dev (pid ${parent}), which ran this app, has exited without stopping it`
+        : `the npm script that started this server (parent pid ${parent}) has exited without passing on a signal`,
+    );
     shutDown();
   }, 500);
   timer.unref();
