@@ -1,3 +1,4 @@
+/// <reference path="./npm-package-arg.d.ts" />
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import npa from 'npm-package-arg';
