@@ -20,6 +20,8 @@ let root: string;
 let viteRoot: string;
 /** An app that says it is loading (the file `loading`), then loads only once the file `go` exists. */
 let slow: string;
+/** An app whose shutdown hook takes a while, then writes the file `hook-done`. */
+let lingering: string;
 
 beforeAll(() => {
   requireBuild();
@@ -34,6 +36,18 @@ beforeAll(() => {
     "await new Promise<void>((resolve) => { const t = setInterval(() => existsSync(new URL('../go', import.meta.url)) && (clearInterval(t), resolve()), 50); });",
   ].join('\n');
   slow = devProject({ ...app, 'fluid/app.ts': `${wait}\n${app['fluid/app.ts']!}` });
+  lingering = devProject({
+    ...app,
+    'package.json': JSON.stringify({ name: 'devapp', private: true, type: 'module', scripts: { dev: 'fw run --watch' } }),
+    'fluid/app.ts': app['fluid/app.ts']!.replace(
+      'export default fluid;',
+      [
+        "import { writeFileSync } from 'node:fs';",
+        "fluid.onShutdown(async () => { await new Promise((r) => setTimeout(r, 1500)); writeFileSync(new URL('../hook-done', import.meta.url), ''); });",
+        'export default fluid;',
+      ].join('\n'),
+    ),
+  });
   viteRoot = viteProject({ surfaces: [{ frontend: { type: 'vite', framework: 'react', typescript: true } }] });
   const pkg = JSON.parse(readFileSync(path.join(viteRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
   writeTree(viteRoot, {
@@ -136,6 +150,33 @@ describe('npm run dev leaves nothing behind when only its top process is signall
       await dev.exited;
     } finally {
       // A failed run must not leave its processes (all started here) to the next test.
+      for (const proc of procs.filter(alive)) process.kill(proc.pid, 'SIGKILL');
+    }
+  }, 90_000);
+});
+
+describe('fw dev killed under npm run dev', () => {
+  it('the app names fw dev and its pid as the parent that exited (not "the npm script"), and shuts down fully', async () => {
+    const dev = await DevRun.npm(lingering, 'dev');
+    let procs: Proc[] = [];
+    try {
+      await dev.waitForBoot();
+      procs = tree(dev.child.pid!);
+      const fwDev = procs.find((p) => /(^|\/)node .*\bfw run --watch --port/.test(p.args));
+      if (!fwDev) throw new Error(`no fw dev below npm:\n${procs.map((p) => `${p.pid} ${p.args}`).join('\n')}`);
+      process.kill(fwDev.pid, 'SIGKILL');
+      const deadline = Date.now() + 30_000;
+      while (procs.some(alive)) {
+        if (Date.now() > deadline) throw new Error(`still running after fw dev was killed:\n${dev.output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await dev.exited;
+      expect(dev.output).toContain(`fw run: fw dev (pid ${fwDev.pid}), which ran this app, has exited; stopping the app`);
+      expect(dev.output).not.toContain('the npm script that started this server');
+      // The parent's exit during the shutdown was taken for a second signal, which cut it short.
+      expect(dev.output).not.toContain('second SIGTERM');
+      expect(existsSync(path.join(lingering, 'hook-done'))).toBe(true);
+    } finally {
       for (const proc of procs.filter(alive)) process.kill(proc.pid, 'SIGKILL');
     }
   }, 90_000);

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Additive, type Fluid } from '@fw/kernel';
+import { Additive, Fluid } from '@fw/kernel';
 import { compileTailwind, rawStylesheetName, tailwindCli, tailwindCmd, TailwindError } from '@fw/kernel/frontend';
 import { cleanupProjects, makeFluid, makeProject, memoryLogger, start } from '../kernel/helpers.js';
 import { REPO_ROOT } from './helpers.js';
@@ -53,6 +53,38 @@ describe('FW_TAILWIND at boot', () => {
     expect(css).toContain('.bg-emerald-700');
     expect(await (await fetch(`${base}/`)).text()).toContain('<link rel="stylesheet" href="/static/tailwind.css">');
     expect(await (await fetch(`${base}/static/tailwind.css`)).text()).toContain('.bg-emerald-700');
+  });
+
+  it('the log line says what was written: compiled files, those already up to date, or nothing written at all', async () => {
+    const files = {
+      'fluid/static/tailwind_raw.css': RAW,
+      'fluid/templates/index.html': '<p class="underline">x</p>',
+      'additives/shop/manifest.json': JSON.stringify({ name: 'shop', version: '1.0.0' }),
+      'additives/shop/static/tailwind_raw.css': RAW,
+    };
+    const root = makeProject({ config: { FW_TAILWIND: true, APP_FRONTEND: { type: 'htmx' } }, files });
+    /** Boots the app at `root` (with its Additive) and answers its info lines about Tailwind. */
+    const boot = async (): Promise<string[]> => {
+      const logger = memoryLogger();
+      const fluid = new Fluid({ root, env: {}, logger });
+      try {
+        fluid.additive(new Additive('shop', { root: join(root, 'additives/shop') }));
+        await fluid.mix();
+      } finally {
+        await fluid.close();
+      }
+      return logger.lines.filter((l) => l.startsWith('info tailwind'));
+    };
+    const app = 'fluid/static/tailwind.css';
+    const shop = 'additives/shop/static/tailwind.css';
+    expect(await boot()).toEqual([`info tailwind compiled ${JSON.stringify({ files: [app, shop] })}`]);
+    const css = readFileSync(join(root, app), 'utf8');
+    // Nothing changed: nothing written, and the line says so (it listed both files as compiled).
+    expect(await boot()).toEqual([`info tailwind up to date ${JSON.stringify({ files: [app, shop] })}`]);
+    expect(readFileSync(join(root, app), 'utf8')).toBe(css);
+    rmSync(join(root, app));
+    expect(await boot()).toEqual([`info tailwind compiled ${JSON.stringify({ files: [app], unchanged: [shop] })}`]);
+    expect(readFileSync(join(root, app), 'utf8')).toBe(css);
   });
 
   it('FW_THEMES off reads tailwind_no_themes.css instead', async () => {

@@ -7,6 +7,8 @@ import { listFiles, REPO, tempDir } from './helpers.js';
 
 const CREATE_BIN = path.join(REPO, 'generators/dist/bin/create-fw-app.js');
 const FW_BIN = path.join(REPO, 'generators/dist/bin/fw.js');
+/** The create-fw-app package's bundle: what `npm create fw-app` runs. */
+const CREATE_BUNDLE = path.join(REPO, 'generators/create-fw-app/dist/index.js');
 
 interface Ran {
   code: number | null;
@@ -54,7 +56,7 @@ async function npmCalls(bin: string): Promise<string[]> {
 }
 
 beforeAll(() => {
-  for (const bin of [CREATE_BIN, FW_BIN]) {
+  for (const bin of [CREATE_BIN, CREATE_BUNDLE, FW_BIN]) {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: run "npm run build" first (npm test does).`);
   }
 });
@@ -149,6 +151,27 @@ describe('create-fw-app binary', () => {
     expect(dry.stdout).toContain('With --install it would then run "npm install" there.\nWith --git it would then run "git init" and make a first commit there.\n');
     expect(existsSync(path.join(cwd, 'c'))).toBe(false);
     expect(await npmCalls(bin)).toEqual([]);
+  });
+
+  test('--kernel takes what npm install takes and refuses, before writing anything, a spec npm refuses (it failed only at the install)', async () => {
+    const cwd = await tempDir();
+    // The published bundle (what `npm create fw-app` runs) and the CLI's own build.
+    for (const bin of [CREATE_BUNDLE, CREATE_BIN]) {
+      const bad = await runBin(bin, ['bad', '--yes', '--kernel', 'not a spec!'], cwd);
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toContain('error: --kernel: got "not a spec!", which npm cannot install (npm: Invalid tag name "not a spec!"');
+      expect(bad.stderr).toContain('expected an npm spec of @fw/kernel as "npm install @fw/kernel@<spec>" takes it: a version (0.1.0), a range (^0.1.0), a dist-tag');
+      const empty = await runBin(bin, ['bad', '--yes', '--kernel', ' '], cwd);
+      expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('error: --kernel: got an empty value; expected an npm spec of @fw/kernel')]);
+      expect(await listFiles(cwd)).toEqual([]);
+    }
+    const specs = ['0.1.0', '^0.1.0', 'next', 'file:../fw/runtime-kernel', 'github:fw-dev/fw#main', 'https://example.test/kernel.tgz'];
+    for (const [i, spec] of specs.entries()) {
+      const ran = await runBin(CREATE_BUNDLE, [`ok${i}`, '--yes', '--kernel', spec], cwd);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(JSON.parse(await readFile(path.join(cwd, `ok${i}/package.json`), 'utf8')).dependencies['@fw/kernel']).toBe(spec);
+    }
   });
 
   test('--surface vite --framework react writes the Vite workspace and the root wiring', async () => {

@@ -159,7 +159,59 @@ await serve(fluid, { port: 0, host: '127.0.0.1' });
     expect(await res.text()).toBe('slow done');
     expect(await exited).toBe(0);
     expect(out).toContain('shutdown hook ran');
+    // On stdout the backends line comes first, then "serving at" (as with workers).
+    expect(out.split('\n').filter((l) => l.startsWith('fw: '))).toEqual(['fw: backends: cache file (this host)', `fw: demo serving at ${url}`]);
   });
+});
+
+describe('serve() under an npm script whose parent dies without a signal', () => {
+  it('under fw dev it names fw dev and its pid (not "the npm script"), then shuts down', async () => {
+    const root = makeProject();
+    const script = join(root, 'serve.mts');
+    // What fw run does in the app fw dev runs: the mark with fw dev's pid (here: the parent below).
+    writeFileSync(
+      script,
+      `import { Fluid, serve } from ${JSON.stringify(join(REPO, 'runtime-kernel/src/index.ts'))};
+(globalThis as Record<symbol, unknown>)[Symbol.for('fw.devParent')] = process.ppid;
+const fluid = new Fluid({ root: ${JSON.stringify(root)} });
+fluid.onShutdown(async () => { await new Promise((r) => setTimeout(r, 1500)); process.stdout.write('shutdown hook ran\\n'); });
+await serve(fluid, { port: 0, host: '127.0.0.1' });
+`,
+    );
+    // The parent: a process that starts the server and is then killed (as fw dev can be).
+    const starter = `const c = require('node:child_process').spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(script)}], { stdio: 'inherit' }); console.log('server pid ' + c.pid); setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['-e', starter], {
+      cwd: REPO,
+      env: { ...process.env, npm_lifecycle_event: 'dev', TSX_TSCONFIG_PATH: join(REPO, 'test/tsconfig.json'), SERVER_DRAIN_DELAY: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    parent.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    // Both streams close once the server, which shares them, has exited too.
+    const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()));
+    let server: number | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
+        parent.stdout.on('data', () => /serving at http/.test(out) && (clearTimeout(timer), resolve()));
+      });
+      server = Number(/server pid (\d+)/.exec(out)![1]);
+      parent.kill('SIGKILL');
+      await closed;
+      expect(out).toContain(`fw dev (pid ${parent.pid}), which ran this app, has exited without stopping it`);
+      expect(out).not.toContain('the npm script that started this server');
+      expect(out).toContain('shutdown hook ran');
+    } finally {
+      if (server !== undefined) {
+        try {
+          process.kill(server, 'SIGKILL');
+        } catch {
+          // exited already
+        }
+      }
+    }
+  }, 60_000);
 });
 
 describe('listen()', () => {

@@ -1,8 +1,8 @@
 /**
  * `fw make` refuses bad input with an error naming what was wrong, and writes nothing: an unknown
  * generator (did you mean), a missing answer without a terminal (its flag), a bad answer, a
- * model before `fw migrate init`, and a route or page that clashes with the app (both sides named,
- * unless --force).
+ * model before `fw migrate init`, a route or page that clashes with the app (both sides named,
+ * unless --force), and an event whose name maps to another event's file.
  */
 import { existsSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -75,6 +75,22 @@ test('fw make route and fw make page refuse a clash, naming both sides; --force 
   const forced = await ok(root, 'make', 'route', 'greeting', '--router', 'app', '--path', '/hello', '--force');
   expect(forced).toContain('--force: written despite: GET /hello ("greeting", fluid/app.ts) would answer the same requests as GET /hello ("hello", fluid/app.ts:14)');
   expect(await read(root, 'fluid/app.ts')).toContain("fluid.app.get('greeting', '/hello', () => ({ route: 'greeting' }));");
+});
+
+test('fw make event refuses a second event whose name maps to the file of the first (it rewrote that file, renaming the first event)', async () => {
+  await ok(root, 'make', 'event', 'order.paid', '--fields', 'orderId:string');
+  const file = await read(root, 'fluid/events/order-paid.ts');
+  expect(file).toContain("export const ORDER_PAID = 'order.paid';");
+  for (const name of ['OrderPaid', 'order_paid']) {
+    await refused(
+      `fw make event: fluid/events/order-paid.ts already defines the event "order.paid", and "${name}" would use the same file (and the name orderPaidEvent in fluid/app.ts). ` +
+        `They are two different events: give "${name}" a name that differs from "order.paid" in more than case and separators, or use "order.paid"`,
+      'make', 'event', name, '--fields', 'orderId:string',
+    );
+  }
+  // The same event again is still a re-run that changes nothing.
+  expect(await ok(root, 'make', 'event', 'order.paid', '--fields', 'orderId:string')).toMatch(/^1 file: 1 unchanged\n/);
+  expect(await read(root, 'fluid/events/order-paid.ts')).toBe(file);
 });
 
 test('a file fw make wrote and you deleted stays deleted, and fw says how to get it back; --force writes it again', async () => {

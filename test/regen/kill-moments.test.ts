@@ -190,8 +190,14 @@ describe('fw doctor on a real project', () => {
       expect(report.out).not.toContain('killed run');
       expect(report.out).not.toContain('a run was interrupted');
       expect(report.out).not.toContain('fw doctor --fix" to repair');
-      const json = JSON.parse((await fw(root, 'doctor', '--json')).out) as { found: { kind: string; fixable: boolean }[] };
+      const json = JSON.parse((await fw(root, 'doctor', '--json')).out) as { found: { kind: string; path: string; fixable: boolean }[] };
       expect(json.found.filter((f) => f.fixable)).toEqual([]);
+      // Kinds of their own, not a killed run's (temp-file, orphan-copy, interrupted-run).
+      const kinds = new Map(json.found.map((f) => [f.path, f.kind]));
+      for (const temp of left) expect(kinds.get(temp)).toBe('in-flight-temp-file');
+      expect(kinds.get('.fw/cache/applying')).toBe('run-in-progress');
+      for (const kind of ['temp-file', 'orphan-copy', 'interrupted-run']) expect(json.found.map((f) => f.kind)).not.toContain(kind);
+      for (const f of json.found.filter((f) => f.path.startsWith('.fw/store/') && !f.path.includes('.fw-tmp-'))) expect(f.kind).toBe('in-flight-copy');
       expect((await fw(root, 'doctor', '--fix')).error).toMatch(/another fw command is writing this project/);
       expect(await temps(root)).toEqual(left);
     } finally {

@@ -21,7 +21,7 @@ import { CONFIG_FILE, validateConfigText } from '../project/config.js';
 import { FRONTEND_GENERATOR_ID, PROJECT_GENERATOR_ID } from '../project/generators.js';
 import { renderConfigFile, renderProject } from '../project/render.js';
 import { useTemplateStore } from '../render/handlebars.js';
-import { defaultSpecs, type DependencySpecs, type SpecOptions } from '../project/specs.js';
+import { checkKernelSpec, defaultSpecs, type DependencySpecs, type SpecOptions } from '../project/specs.js';
 
 /** Usage text of `create-fw-app` / `fw create project`. */
 export const help = `Usage: create-fw-app <dir> [options]
@@ -289,7 +289,7 @@ export async function run(argv: string[], io: CommandIO, command = 'create-fw-ap
   const options: CreateProjectOptions = { dir, yes: values.yes, dryRun: values['dry-run'], force: values.force, local: values.local };
   if (values.surface !== undefined) options.surface = values.surface;
   if (values.framework !== undefined) options.framework = values.framework;
-  if (values.kernel !== undefined) options.kernel = values.kernel;
+  if (values.kernel !== undefined) options.kernel = checkKernelSpec(values.kernel);
   const alpine = negatable(command, 'alpine', values.alpine, values['no-alpine']);
   if (alpine !== undefined) options.alpine = alpine;
   const typescript = negatable(command, 'typescript', values.typescript, values['no-typescript']);

@@ -8,7 +8,7 @@ import { parseCommandArgs } from '../cli/args.js';
 import { CliError } from '../cli/errors.js';
 import type { CommandIO } from '../cli/io.js';
 import { failureReport } from '../cli/main.js';
-import { startedByDev, tellDev, underDev, type DevAddress } from '../dev/messages.js';
+import { devParentPid, tellDev, underDev, type DevAddress } from '../dev/messages.js';
 import { ensureClients } from '../migrate/client.js';
 import { findProjectRoot } from '../project.js';
 
@@ -128,8 +128,12 @@ export async function serveProject(root: string, options: ServeOptions): Promise
   // then too, or the app would go on serving with nothing watching it. Killed while the app
   // loaded, the channel is closed already. Another parent's channel (a process manager's fork(),
   // a test runner) is none of fw's business.
-  if (startedByDev()) {
-    const stop = (): void => void process.kill(process.pid, 'SIGTERM');
+  const dev = devParentPid();
+  if (dev !== undefined) {
+    const stop = (): void => {
+      process.stderr.write(`fw run: fw dev (pid ${dev}), which ran this app, has exited; stopping the app\n`);
+      process.kill(process.pid, 'SIGTERM');
+    };
     if (process.connected) process.once('disconnect', stop);
     else stop();
   }

@@ -107,6 +107,12 @@ export function startedByDev(): boolean {
   return devParent === true;
 }
 
+/** The process id of the `fw dev` that started this process ({@link startedByDev}); undefined when none did. */
+export function devParentPid(): number | undefined {
+  const mark = (globalThis as { [DEV_PARENT_MARK]?: unknown })[DEV_PARENT_MARK];
+  return startedByDev() && typeof mark === 'number' ? mark : undefined;
+}
+
 /**
  * Sends `message` to `fw dev` when this process runs under it ({@link underDev}), and resolves
  * once it is written, so a process about to exit has said it.

@@ -26,7 +26,12 @@ import {
  * takes the project lock (a stale one is taken over) and fixes what it can.
  */
 
-/** The kinds of problem `fw doctor` knows. */
+/**
+ * The kinds of finding `fw doctor` knows. A killed run's leftovers are `temp-file`, `orphan-copy`
+ * and `interrupted-run`; while the run holding `.fw/lock` is still going, the same files are its
+ * work in flight and are reported as `in-flight-temp-file`, `in-flight-copy` and `run-in-progress`
+ * (not fixable: that run renames, records or removes them).
+ */
 export type FindingKind =
   | 'temp-file'
   | 'orphan-copy'
@@ -36,7 +41,11 @@ export type FindingKind =
   | 'stale-lock'
   | 'held-lock'
   | 'interrupted-run'
-  | 'gitattributes';
+  | 'gitattributes'
+  // The work in flight of the run holding `.fw/lock` while it is still going (never fixable):
+  | 'in-flight-temp-file'
+  | 'in-flight-copy'
+  | 'run-in-progress';
 
 /** One problem found. */
 export interface Finding {
@@ -129,19 +138,20 @@ async function examineRecord(root: string, record: GenerationRecord | undefined,
   const ours = running === undefined ? undefined : `the run holding ${LOCK_FILE} (${running}), which is still going`;
   const wait = 'wait for it to finish, then run fw doctor again';
   const temp = (where: string): string => (ours ? `a temp file${where}, written by ${ours}: not a leftover; ${wait}` : `a temp file a killed run left${where}`);
-  for (const file of engine.temps) findings.push({ kind: 'temp-file', path: file, detail: temp(''), fixable: !ours });
+  const tempKind = ours ? 'in-flight-temp-file' : 'temp-file';
+  for (const file of engine.temps) findings.push({ kind: tempKind, path: file, detail: temp(''), fixable: !ours });
   for (const orphan of engine.orphans) {
     const detail = ours ? `a stored copy not recorded yet, written by ${ours}: not a leftover; ${wait}` : 'a stored copy no record entry refers to';
-    findings.push({ kind: 'orphan-copy', path: orphan, detail, fixable: !ours });
+    findings.push({ kind: ours ? 'in-flight-copy' : 'orphan-copy', path: orphan, detail, fixable: !ours });
   }
   for (const file of findTempLeftovers(root, files.filter(([file]) => !badPath(file)).map(([file]) => file))) {
-    findings.push({ kind: 'temp-file', path: file, detail: temp(' next to a generated file'), fixable: !ours });
+    findings.push({ kind: tempKind, path: file, detail: temp(' next to a generated file'), fixable: !ours });
   }
   if (existsSync(path.join(root, APPLYING_FILE))) {
     const detail = ours
       ? `set by ${ours}: no run was interrupted; ${wait}`
       : `a run was interrupted while writing (its temp files are listed); --fix clears the marker${leftFolders(root)}`;
-    findings.push({ kind: 'interrupted-run', path: APPLYING_FILE, detail, fixable: !ours });
+    findings.push({ kind: ours ? 'run-in-progress' : 'interrupted-run', path: APPLYING_FILE, detail, fixable: !ours });
   }
   if (record && !existsSync(path.join(root, GITATTRIBUTES_FILE))) {
     findings.push({ kind: 'gitattributes', path: GITATTRIBUTES_FILE, detail: 'missing: git may change the stored copies\' line endings on checkout', fixable: true });

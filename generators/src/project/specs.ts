@@ -1,5 +1,7 @@
+/// <reference path="./npm-package-arg.d.ts" />
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import npa from 'npm-package-arg';
 import { CliError } from '../cli/errors.js';
 import { checkoutRoot, packageVersion } from '../package-info.js';
 
@@ -25,6 +27,26 @@ export interface SpecOptions {
    * (`file:` specs), for developing fw itself. An error outside a checkout.
    */
   local?: boolean;
+}
+
+/**
+ * `--kernel <spec>` checked as npm itself will read it (npm's own parser, npm-package-arg), so a
+ * spec npm refuses stops the command before it writes anything, not at the install. Returns the
+ * spec without surrounding spaces. Throws a {@link CliError} naming the flag and the value.
+ */
+export function checkKernelSpec(spec: string, flag = '--kernel'): string {
+  const accepted =
+    `expected an npm spec of ${KERNEL_PACKAGE} as "npm install ${KERNEL_PACKAGE}@<spec>" takes it: a version (0.1.0), a range (^0.1.0), ` +
+    'a dist-tag (latest, next), a file: path (file:../fw/runtime-kernel), a git spec (github:owner/repo#ref) or a tarball URL';
+  const trimmed = spec.trim();
+  if (trimmed === '') throw new CliError(`${flag}: got an empty value; ${accepted}.`);
+  try {
+    npa.resolve(KERNEL_PACKAGE, trimmed);
+  } catch (error) {
+    const reason = error instanceof Error ? ` (npm: ${error.message})` : '';
+    throw new CliError(`${flag}: got ${JSON.stringify(spec)}, which npm cannot install${reason}; ${accepted}.`);
+  }
+  return trimmed;
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');

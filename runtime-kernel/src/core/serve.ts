@@ -1,7 +1,7 @@
 /**
  * `serve(fluid)`: what `npm start` (the compiled `fluid/server.ts`), `fw start` and `fw run` call.
  *
- * One process: listen, print `fw: <app> serving at <url>`, say which backend each plugin uses,
+ * One process: listen, say which backend each plugin uses, print `fw: <app> serving at <url>`,
  * and on SIGTERM drain (readiness fails first, the servers stop accepting, in-flight requests
  * finish, the shutdown hooks run) and exit 0; SIGINT does the same without the drain; a second
  * signal exits 1 at once.
@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reportBackends } from './backends.js';
 import type { FluidApp } from './context.js';
+import { devParentPid } from './dev-parent.js';
 import { ConfigError, FrameworkException } from './errors.js';
 import { MissingPackageError } from './optional.js';
 
@@ -225,19 +226,22 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   const server = await fluid.listen(options.port ?? fluid.config.PORT, options.host ?? fluid.config.HOST);
   const url = urlOf(server);
   const worker = cluster.isWorker ? cluster.worker : undefined;
-  if (!worker) print(`fw: ${fluid.name} serving at ${url}`);
-  // One process says which backends the app uses (in a cluster: the first worker).
+  // One process says which backends the app uses (in a cluster: the first worker). Then "serving
+  // at", last, as a cluster's primary prints it once every worker listens (docs/deployment.md).
   if (!worker || worker.id === 1) {
     reportBackends(fluid, { workers, print });
     warnLoopbackBaseUrl(fluid);
     warnDebugOutsideDev(fluid);
   }
+  if (!worker) print(`fw: ${fluid.name} serving at ${url}`);
 
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
   const exit = options.exit ?? true;
   let stopping = false;
   /** Whether a signal reached this process itself (not the primary's shutdown message). */
   let signalled = false;
+  /** The parent watch ({@link watchNpmParent}); stopped once a shutdown is under way. */
+  let orphaned: NodeJS.Timeout | undefined;
   const shutDown = (signal: NodeJS.Signals, direct: boolean): void => {
     if (stopping) {
       // In a worker, the primary's message and a SIGTERM sent to the whole process group
@@ -252,6 +256,9 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
     }
     stopping = true;
     signalled = direct;
+    // The parent exiting during the shutdown is no second signal (the same group kill, fw dev
+    // stopped the app and died): it must not cut the drain short.
+    if (orphaned) clearInterval(orphaned);
     fluid.logger.info(`${signal}: shutting down`);
     // SIGTERM is how orchestrators stop a process: drain first. SIGINT is a person at a terminal.
     fluid.close({ drain: signal === 'SIGTERM' }).then(
@@ -274,7 +281,7 @@ async function single(fluid: FluidApp, workers: number, options: ServeOptions): 
   };
   for (const s of signals) process.on(s, onSignal);
   if (worker) process.on('message', onMessage);
-  const orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM', true), fluid);
+  orphaned = worker || signals.length === 0 ? undefined : watchNpmParent(() => shutDown('SIGTERM', true), fluid);
   const close = async (): Promise<void> => {
     for (const s of signals) process.off(s, onSignal);
     process.off('message', onMessage);
@@ -390,6 +397,7 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
       process.exit(1);
     }
     signalled = true;
+    if (orphaned) clearInterval(orphaned); // as in single(): the parent exiting now is no second signal
     logger.info(`${signal}: shutting down ${live.size} workers`);
     void stop(signal).then(() => exit && process.exit(0));
   };
@@ -414,7 +422,8 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
  * npm script checks its parent twice a second and, once it is gone, shuts down as on SIGTERM
  * (draining). Only under npm: a server started from a shell that later exits (`nohup node ... &`)
  * is meant to keep running. Containers should still run node directly (`@fw/kernel/docs/deployment.md`): when
- * npm is process 1 and exits, the container stops before any drain.
+ * npm is process 1 and exits, the container stops before any drain. Under `npm run dev` the parent
+ * is `fw dev` (it marks the app it runs, `dev-parent.ts`), and the warning names it.
  */
 function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout | undefined {
   if (!process.env['npm_lifecycle_event']) return undefined;
@@ -422,7 +431,11 @@ function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout |
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);
-    fluid.logger.warn(`the npm script that started this server (parent pid ${parent}) has exited without passing on a signal`);
+    fluid.logger.warn(
+      devParentPid() === parent
+        ? `fw dev (pid ${parent}), which ran this app, has exited without stopping it`
+        : `the npm script that started this server (parent pid ${parent}) has exited without passing on a signal`,
+    );
     shutDown();
   }, 500);
   timer.unref();

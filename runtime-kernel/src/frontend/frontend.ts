@@ -57,6 +57,9 @@ export interface FrontendOptions {
 
 const NO_WIRING: FrontendWiring = { mounts: [], before: [], after: [], upgrade: () => false, stop: () => undefined, close: async () => undefined };
 
+/** A surface's compile with what it wrote ({@link Frontend.generateTailwind} answers the files only); set by the class. */
+let compileSurface: (frontend: Frontend, vite: boolean, staticDir: boolean) => Promise<TailwindOutput[]>;
+
 /** The frontend of one surface. */
 export class Frontend {
   /** The surface type: `none`, `htmx` or `vite`. */
@@ -145,17 +148,24 @@ export class Frontend {
    * Compiles the surface's raw stylesheet (`static/tailwind_raw.css`, or
    * `tailwind_no_themes.css` with `FW_THEMES` off) into the Vite source tree
    * (`frontend/src/tailwind.css`) and/or the static folder (`static/tailwind.css`). Answers the
-   * files written; none when the surface has no raw stylesheet.
+   * files compiled (an output already up to date is not rewritten); none when the surface has no
+   * raw stylesheet.
    */
   async generateTailwind(frontend: boolean, staticDir: boolean): Promise<string[]> {
-    if (!this.#covered) throw new FrontendException('generateTailwind(): the Frontend is not covered yet');
-    return generateSurfaceTailwind({
-      surface: this.#root,
-      project: this.#fluid?.root ?? this.#root,
-      themes: this.#fluid?.config.FW_THEMES ?? true,
-      staticDir,
-      frontend: frontend && this.hasVite,
-    });
+    return (await compileSurface(this, frontend, staticDir)).map((o) => o.file);
+  }
+
+  static {
+    compileSurface = async (f, frontend, staticDir) => {
+      if (!f.#covered) throw new FrontendException('generateTailwind(): the Frontend is not covered yet');
+      return generateSurfaceTailwind({
+        surface: f.#root,
+        project: f.#fluid?.root ?? f.#root,
+        themes: f.#fluid?.config.FW_THEMES ?? true,
+        staticDir,
+        frontend: frontend && f.hasVite,
+      });
+    };
   }
 
   /** Restarts the shared dev server (debug, app surface only); the proxy keeps working. */
@@ -252,41 +262,53 @@ interface SurfaceTailwind {
   frontend: boolean;
 }
 
-async function generateSurfaceTailwind(s: SurfaceTailwind): Promise<string[]> {
+/** One compiled stylesheet, and whether it was written (false: it was up to date). */
+interface TailwindOutput {
+  file: string;
+  written: boolean;
+}
+
+async function generateSurfaceTailwind(s: SurfaceTailwind): Promise<TailwindOutput[]> {
   const raw = join(s.surface, 'static', rawStylesheetName(s.themes));
   if (!existsSync(raw)) return [];
   const outputs: string[] = [];
   if (s.staticDir) outputs.push(join(s.surface, 'static', TAILWIND_OUTPUT));
   if (s.frontend) outputs.push(join(s.surface, 'frontend', 'src', TAILWIND_OUTPUT));
-  for (const out of outputs) await generateTailwindAsset(raw, out, s.surface, { root: s.project });
-  return outputs;
+  const compiled: TailwindOutput[] = [];
+  for (const file of outputs) compiled.push({ file, written: await generateTailwindAsset(raw, file, s.surface, { root: s.project }) });
+  return compiled;
 }
 
 /**
  * Compiles every raw stylesheet of the app, its Additives and the kernel (the reference's
  * `generate_tailwind_css`, the `FW_TAILWIND` startup step). Answers the files compiled (a file
- * whose content was already the compiled one is not written).
+ * whose content was already the compiled one is not written). Logs `tailwind compiled` with the
+ * files it wrote (and those already up to date), or `tailwind up to date` when it wrote none.
  */
 export async function generateTailwindCss(fluid: FluidCore): Promise<string[]> {
-  const written: string[] = [];
+  const compiled: TailwindOutput[] = [];
   const surfaces = [fluid.frontend, ...[...fluid.additives.values()].map((a) => a.frontend)];
-  for (const s of surfaces) written.push(...(await s.generateTailwind(true, true)));
+  for (const s of surfaces) compiled.push(...(await compileSurface(s, true, true)));
   // The kernel package ships no raw stylesheet (test/release/packed.test.ts), so a production
   // boot never writes into node_modules/@fw/kernel; a kernel checkout may hold one.
   const kernelRaw = join(KERNEL_STATIC_DIR, rawStylesheetName(fluid.config.FW_THEMES));
   if (existsSync(kernelRaw)) {
-    const out = join(KERNEL_STATIC_DIR, TAILWIND_OUTPUT);
-    await generateTailwindAsset(kernelRaw, out, KERNEL_STATIC_DIR, { root: fluid.root });
-    written.push(out);
+    const file = join(KERNEL_STATIC_DIR, TAILWIND_OUTPUT);
+    compiled.push({ file, written: await generateTailwindAsset(kernelRaw, file, KERNEL_STATIC_DIR, { root: fluid.root }) });
   }
-  if (written.length === 0) {
+  if (compiled.length === 0) {
     // Setting the key alone compiles nothing: say which file would make it do something.
     const raw = rawStylesheetName(fluid.config.FW_THEMES);
     fluid.logger.warn(
       `FW_TAILWIND is on but no surface has a raw stylesheet, so nothing was compiled: create fluid/static/${raw} (or additives/<name>/static/${raw}) holding @import "tailwindcss";`,
     );
-  } else fluid.logger.info('tailwind compiled', { files: written.map((f) => relative(fluid.root, f)) });
-  return written;
+  } else {
+    const files = (written: boolean): string[] => compiled.filter((o) => o.written === written).map((o) => relative(fluid.root, o.file));
+    const [written, unchanged] = [files(true), files(false)];
+    if (written.length === 0) fluid.logger.info('tailwind up to date', { files: unchanged });
+    else fluid.logger.info('tailwind compiled', unchanged.length === 0 ? { files: written } : { files: written, unchanged });
+  }
+  return compiled.map((o) => o.file);
 }
 
 /** Options of `generateProjectTailwind`. */
@@ -318,7 +340,7 @@ export async function generateProjectTailwind(root: string, options: ProjectTail
     const manifest = readAdditiveManifest(folder, name);
     surfaces.push({ ...base, surface: folder, frontend: manifest?.frontend?.type === 'vite' });
   }
-  const compiled: string[] = [];
+  const compiled: TailwindOutput[] = [];
   for (const s of surfaces) compiled.push(...(await generateSurfaceTailwind(s)));
-  return compiled.map((f) => relative(loaded.root, f));
+  return compiled.map((o) => relative(loaded.root, o.file));
 }

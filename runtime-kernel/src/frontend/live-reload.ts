@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { FluidMiddleware } from '../core/context.js';
+import { devParentPid } from '../core/dev-parent.js';
 import type { FluidCore } from '../core/fluid.js';
 import type { AfterRequestProcessor } from '../core/processors.js';
 import { generateTailwindCss } from './frontend.js';
@@ -74,13 +75,7 @@ export interface LiveReload {
   close(): void;
 }
 
-/**
- * The mark `fw run` leaves on `globalThis` in the app `fw dev` runs, and in no other process: the
- * process id of that `fw dev` (which `fw run` read from `FW_DEV_PARENT` and took out of the
- * environment, so nothing the app starts inherits it). A registered symbol, so the CLI sets it
- * without importing the kernel.
- */
-export const DEV_PARENT_MARK = Symbol.for('fw.devParent');
+export { DEV_PARENT_MARK } from '../core/dev-parent.js';
 
 /**
  * True when this process is the app `fw dev` runs: `fw run` marked it ({@link DEV_PARENT_MARK})
@@ -88,8 +83,8 @@ export const DEV_PARENT_MARK = Symbol.for('fw.devParent');
  * says nothing: any process started with `fork()` has one.
  */
 export function underFwDev(): boolean {
-  const mark = (globalThis as { [DEV_PARENT_MARK]?: unknown })[DEV_PARENT_MARK];
-  return typeof mark === 'number' && mark === process.ppid && process.send !== undefined && process.connected;
+  const mark = devParentPid();
+  return mark !== undefined && mark === process.ppid && process.send !== undefined && process.connected;
 }
 
 /** True for the message `fw dev` sends. */

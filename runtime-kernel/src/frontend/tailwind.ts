@@ -88,9 +88,10 @@ const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
  * Compiles one file (the reference's `generate_tailwind_asset`); creates the output folder. An
  * output whose content is already the compiled one is left untouched (not even opened for
  * writing), so a read-only deployment whose stylesheets `npm run build` compiled boots. A needed
- * write the file system refuses throws `TailwindError` naming the file and the way out.
+ * write the file system refuses throws `TailwindError` naming the file and the way out. Answers
+ * whether it wrote the output (false: it was up to date).
  */
-export async function generateTailwindAsset(input: string, output: string, cwd: string = dirname(input), options: GenerateTailwindAssetOptions = {}): Promise<void> {
+export async function generateTailwindAsset(input: string, output: string, cwd: string = dirname(input), options: GenerateTailwindAssetOptions = {}): Promise<boolean> {
   const from = resolve(cwd, input);
   let css: string;
   try {
@@ -102,7 +103,7 @@ export async function generateTailwindAsset(input: string, output: string, cwd: 
   const to = resolve(cwd, output);
   // An unchanged stylesheet is not rewritten: watchers (Vite's, an editor's) see no change, and a
   // read-only file system is never written to.
-  if ((await readFile(to, 'utf8').catch(() => undefined)) === compiled) return;
+  if ((await readFile(to, 'utf8').catch(() => undefined)) === compiled) return false;
   try {
     await mkdir(dirname(to), { recursive: true });
     await writeFile(to, compiled);
@@ -115,6 +116,7 @@ export async function generateTailwindAsset(input: string, output: string, cwd: 
       { cause: err },
     );
   }
+  return true;
 }
 
 /** The Tailwind CLI script: the project's own `@tailwindcss/cli`, else one next to the kernel. */

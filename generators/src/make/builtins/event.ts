@@ -20,6 +20,11 @@ function fieldsOf(spec: string): Array<{ name: string; type: string }> | string 
   return out.length > 0 ? out : 'give at least one field, e.g. id:string';
 }
 
+/** The event a file `fw make event` wrote defines: its `export const <NAME> = '<event>';`. */
+function definedEvent(source: string): string | undefined {
+  return /^export const [A-Z][A-Z0-9_]* = (['"])([A-Za-z0-9_.:-]+)\1;?$/m.exec(source)?.[2];
+}
+
 /**
  * `fw make event`: a module `fluid/events/<name>.ts` that registers a named event, a listener and
  * its signal on `fluid.events`, registered in `fluid/app.ts` as `export const <name> = ...(fluid)`.
@@ -43,9 +48,21 @@ export const event: Builtin = {
     const fields = fieldsOf(String(answers.fields));
     if (typeof fields === 'string') throw new MakeError(`fw make event: --fields: ${fields}`);
     const file = kebabCase(event);
-    const app = (await fw.read('fluid/app.ts')) ?? '';
+    const path = `fluid/events/${file}.ts`;
     const base = camelCase(event);
     const register = `${base}Event`;
+    // Names that differ only in case and separators (order.paid, OrderPaid, order_paid) share the
+    // file, the register function and the signal, but are different events on fluid.events: the
+    // second one would rewrite the first one's file. An existing file keeps the event it defines.
+    const defined = definedEvent((await fw.read(path)) ?? '');
+    if (defined !== undefined && defined !== event) {
+      throw new MakeError(
+        `fw make event: ${path} already defines the event "${defined}", and "${event}" would use the same file ` +
+          `(and the name ${register} in fluid/app.ts). They are two different events: give "${event}" a name that ` +
+          `differs from "${defined}" in more than case and separators, or use "${defined}"`,
+      );
+    }
+    const app = (await fw.read('fluid/app.ts')) ?? '';
     // The signal is exported from fluid/app.ts: a name the file already has gets a suffix; when the
     // app registers this event already (a second run), its signal keeps the name it has there, so
     // the run changes nothing instead of registering the event twice.
@@ -54,7 +71,7 @@ export const event: Builtin = {
     return [
       {
         type: 'fw:add',
-        path: `fluid/events/${file}.ts`,
+        path,
         blueprint: 'event/event.ts.hbs',
         data: { event, fields, signal, register, type: pascalCase(event), constant: words(event).join('_').toUpperCase() },
       },
