@@ -66,6 +66,16 @@ export function isTrustedHostEntry(text: string): boolean {
   return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** True for an http(s) origin written as browsers send it in `Origin`: `https://app.example.com[:port]`, no path. */
+export function isWebOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 const LOCALE = /^[a-zA-Z]{2,3}(?:[_-][a-zA-Z0-9]{2,8})*$/;
 const BIND_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const URL_LIKE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/;
@@ -199,6 +209,16 @@ export const configShape = {
     .positive({ error: 'a positive integer (bytes)' })
     .default(65_536)
     .describe('Largest websocket message a client may send, in bytes; a larger one closes the socket with 1009. Default 65536.'),
+  WS_ALLOWED_ORIGINS: z
+    .array(
+      z.string().refine((value) => value === '*' || isWebOrigin(value), {
+        error: 'an origin such as "https://app.example.com" (scheme, host and port only), or "*" for any',
+      }),
+    )
+    .default([])
+    .describe(
+      'Other origins whose pages may open websockets (an upgrade from a browser page on another origin is refused with 403); the request\'s own origin and BASE_URL\'s are always allowed, "*" allows any. Default [].',
+    ),
   WS_MAX_BUFFERED_BYTES: z
     .int({ error: 'a positive integer (bytes)' })
     .positive({ error: 'a positive integer (bytes)' })

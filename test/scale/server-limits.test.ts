@@ -126,6 +126,28 @@ it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security he
   expect(await ask('GET / HTTP/1.1\r\nHost: a\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*hello$/);
 });
 
+it('a Host value that is not host[:port] is 400 INVALID_HOST (RFC 9112 §3.2), for an upgrade too; names, IPv4, IPv6 literals, ports and an empty Host are served', async () => {
+  const { port } = await listen({});
+  const ask = async (head: string, connection = 'close'): Promise<string> => {
+    const c = open(port);
+    c.socket.write(`${head}Connection: ${connection}\r\n\r\n`);
+    await c.closed;
+    return c.received();
+  };
+  // `evil.example:80@app` is host `app` to a URL parser and `evil.example` to a reader of the header.
+  for (const host of ['evil.example:80@127.0.0.1', 'a b', '[::1', 'a/b', 'a:80:90', 'a\\b', 'a:x']) {
+    const answer = await ask(`GET / HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n`);
+    expect(answer, host).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(answer).toContain('{"error":"The Host header is not a host[:port]","code":"INVALID_HOST"}');
+  }
+  const upgrade = await ask('GET / HTTP/1.1\r\nHost: evil.example@a\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n', 'Upgrade');
+  expect(upgrade).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  for (const host of ['app.example.com', 'App.Example.COM.:8080', '127.0.0.1:1234', '[::1]:80', '[fe80::1%25eth0]', 'my_host-1', 'a:', '']) {
+    expect(await ask(`GET / HTTP/1.1\r\nHost: ${host}\r\n`), host).toMatch(/^HTTP\/1\.1 200 [^]*hello$/);
+  }
+});
+
 it("requests Node's parser refuses (malformed request line, 20 KB of headers, too slow) get Node's status with the inert security headers and Connection: close", async () => {
   const { port } = await listen({ SERVER_HEADERS_TIMEOUT: 1, SERVER_REQUEST_TIMEOUT: 2 });
   const ask = async (bytes: string): Promise<string> => {

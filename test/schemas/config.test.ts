@@ -49,6 +49,7 @@ describe('defaults', () => {
       RATELIMIT_IPV6_PREFIX: 64,
       EVENTS_EVENT_QUEUE_SIZE: 100,
       WS_MAX_PAYLOAD: 65_536,
+      WS_ALLOWED_ORIGINS: [],
       WS_MAX_BUFFERED_BYTES: 1_048_576,
       CACHE_TYPE: 'file',
       CACHE_DIR: './var/cache',

@@ -361,3 +361,64 @@ describe('websocket guards', () => {
     expect(seen).toEqual(['/ws/blog/live', '/ws/blog/live', '/ws/blog/live', '/ws/blog/open']);
   });
 });
+
+describe('websocket origin check', () => {
+  /** Answers the upgrade: `open` when accepted, else the HTTP status and body of the refusal. */
+  const attempt = (url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number | 'open'; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      ws.once('open', () => {
+        ws.close();
+        resolve({ status: 'open', body: '' });
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ws.once('error', reject);
+    });
+
+  it("refuses an upgrade from another origin's page with 403 FORBIDDEN_ORIGIN before any hook runs; its own origin, BASE_URL's, WS_ALLOWED_ORIGINS and non-browser clients are accepted", async () => {
+    const logger = memoryLogger();
+    const fluid = makeFluid({ config: { BASE_URL: 'https://app.example.com', WS_ALLOWED_ORIGINS: ['https://Partner.example.com'] } }, { logger });
+    apps.push(fluid);
+    let hooks = 0;
+    fluid.sockets.onUpgrade((ctx) => {
+      hooks++;
+      ctx.state.user = ctx.cookies.get('session') === 'alice' ? { id: 'alice' } : undefined;
+    });
+    fluid.sockets.events.query('whoami', (_payload, ctx) => ctx.state.user);
+    const base = await start(fluid);
+    const url = base.replace('http', 'ws') + '/ws/events';
+    const port = new URL(base).port;
+    const cookie = 'session=alice';
+
+    // Another app on the same host (another port) is same-site: the browser sends the session cookie.
+    for (const origin of [`http://127.0.0.1:${Number(port) + 1}`, 'https://evil.example', 'null', 'http://app.example.com']) {
+      expect(await attempt(url, { origin, cookie }), origin).toEqual({
+        status: 403,
+        body: '{"error":"Cross-origin websocket upgrade refused (WS_ALLOWED_ORIGINS)","code":"FORBIDDEN_ORIGIN"}',
+      });
+    }
+    expect(hooks).toBe(0);
+
+    // https on its own host too: a proxy that ends TLS without PROXY_FIX makes the app see http.
+    for (const origin of [`http://127.0.0.1:${port}`, `https://127.0.0.1:${port}`, 'https://app.example.com', 'https://partner.example.com']) {
+      const c = await client(url, { origin, cookie });
+      expect(await c.request({ action: 'query', query: 'whoami' }), origin).toMatchObject({ ok: true, data: { id: 'alice' } });
+    }
+    const cli = await client(url, { cookie }); // no Origin: not a browser page
+    expect(await cli.request({ action: 'query', query: 'whoami' })).toMatchObject({ ok: true, data: { id: 'alice' } });
+  });
+
+  it('WS_ALLOWED_ORIGINS "*" accepts any origin; an entry that is not an origin is a config error naming the key', async () => {
+    const fluid = makeFluid({ config: { WS_ALLOWED_ORIGINS: ['*'] } });
+    apps.push(fluid);
+    const url = (await start(fluid)).replace('http', 'ws') + '/ws/events';
+    expect(await attempt(url, { origin: 'https://evil.example' })).toEqual({ status: 'open', body: '' });
+    for (const bad of ['https://app.example.com/path', 'app.example.com', 'ftp://app.example.com']) {
+      expect(() => makeFluid({ config: { WS_ALLOWED_ORIGINS: [bad] } }), bad).toThrow(/WS_ALLOWED_ORIGINS[\s\S]*an origin such as/);
+    }
+  });
+});

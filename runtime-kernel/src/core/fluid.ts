@@ -38,6 +38,7 @@ import { WsRouter } from './ws-router.js';
 /** The 400s of a request whose `Host` field lines are wrong (see `hostProblem`). */
 const DUPLICATE_HOST = () => new HttpError(400, 'More than one Host header', { code: 'DUPLICATE_HOST' });
 const MISSING_HOST = () => new HttpError(400, 'No Host header (HTTP/1.1 requires one)', { code: 'MISSING_HOST' });
+const INVALID_HOST = () => new HttpError(400, 'The Host header is not a host[:port]', { code: 'INVALID_HOST' });
 
 const PEER_RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -367,7 +368,8 @@ export class FluidCore {
 
   /**
    * Offers a websocket upgrade to the plugins (the sockets plugin serves the `ws` routes); one
-   * nobody takes is answered 404, one with more than one `Host` header (or none) 400.
+   * nobody takes is answered 404, one with more than one `Host` header (or none, or one that is
+   * not a host and port) 400.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (hostProblem(req) !== undefined) {
@@ -490,7 +492,9 @@ export class FluidCore {
         }
       }
       const host = hostProblem(ctx.req);
-      if (host !== undefined) return fail(ctx, host === 'duplicate' ? DUPLICATE_HOST() : MISSING_HOST());
+      if (host !== undefined) {
+        return fail(ctx, host === 'duplicate' ? DUPLICATE_HOST() : host === 'missing' ? MISSING_HOST() : INVALID_HOST());
+      }
       return next().then(
         () => done(ctx),
         (err: unknown) => fail(ctx, err),

@@ -138,19 +138,29 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: 
  * RFC 9112 §3.2 requires a 400, and Node keeps the first and drops the rest while a proxy in front
  * may have routed by another one, so the app and the proxy would disagree on the origin (the CSRF
  * origin check uses it). `'missing'`: none in an HTTP/1.1 request, also a 400; fw's server leaves
- * this one to the app (Node's own answer would carry none of the app's headers).
+ * this one to the app (Node's own answer would carry none of the app's headers). `'invalid'`: one
+ * whose value is not a host and port (RFC 9112 §3.2 requires a 400 too): Koa would build
+ * `ctx.origin` and `ctx.href` from it, and `evil.example:80@app` parses as host `app`.
  */
-export function hostProblem(req: IncomingMessage): 'duplicate' | 'missing' | undefined {
+export function hostProblem(req: IncomingMessage): 'duplicate' | 'missing' | 'invalid' | undefined {
   const rawHeaders = req.rawHeaders;
-  let seen = false;
+  let value: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
-    if (seen) return 'duplicate';
-    seen = true;
+    if (value !== undefined) return 'duplicate';
+    value = rawHeaders[i + 1] ?? '';
   }
-  return seen || req.httpVersionMajor !== 1 || req.httpVersionMinor === 0 ? undefined : 'missing';
+  if (value !== undefined) return HOST_VALUE.test(value) ? undefined : 'invalid';
+  return req.httpVersionMajor !== 1 || req.httpVersionMinor === 0 ? undefined : 'missing';
 }
+
+/**
+ * RFC 9112 §3.2's `Host = uri-host [ ":" port ]` (RFC 3986: an IP literal in brackets, or a
+ * reg-name of unreserved, percent-encoded and sub-delim characters, which covers IPv4), possibly
+ * empty. Anything else (`evil.example:80@app`, a space, a path, an unclosed `[`) is `'invalid'`.
+ */
+const HOST_VALUE = /^(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
 
 /**
  * Every open socket of a server made by {@link createHttpServer}, upgraded ones included: Node's

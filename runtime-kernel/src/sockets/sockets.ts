@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer, WebSocket } from 'ws';
 import type { FluidContext } from '../core/context.js';
-import { FrameworkException } from '../core/errors.js';
+import { FrameworkException, HttpError } from '../core/errors.js';
+import { requestOrigin } from '../auth/https.js';
 import type { FluidCore } from '../core/fluid.js';
 import type { Plugin } from '../core/plugin.js';
 import type { WsMatch } from '../core/ws-router.js';
@@ -121,7 +122,8 @@ export class Sockets {
     const ctx = this.#fluid.koa.createContext(req, new ServerResponse(req)) as unknown as FluidContext;
     ctx.params = match.params;
     ctx._matchedRouteName = match.name;
-    const accepting = acceptUpgrade({ wss: this.server, req, socket, head, match, ctx, hooks: this.#hooks, logger: this.#fluid.logger });
+    const hooks = [checkUpgradeOrigin, ...this.#hooks];
+    const accepting = acceptUpgrade({ wss: this.server, req, socket, head, match, ctx, hooks, logger: this.#fluid.logger });
     this.#pending.add(accepting);
     void accepting.finally(() => this.#pending.delete(accepting));
   }
@@ -149,6 +151,39 @@ export class Sockets {
       ),
     );
     await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+}
+
+/**
+ * Refuses (403 `FORBIDDEN_ORIGIN`) an upgrade whose `Origin` is neither on the request's own host
+ * (`Host`, http or https), BASE_URL's origin, nor one of `WS_ALLOWED_ORIGINS` (`*`: any). Browsers send `Origin` on every
+ * websocket handshake and no CORS applies to it, so without this check a page on another origin
+ * (another port of the same host, a sibling subdomain: same-site, so the SameSite=Lax session
+ * cookie goes along) could open `/ws/events` as the signed-in user and run their queries. A
+ * client without `Origin` is not a browser page and is let through, as the CSRF check does.
+ */
+function checkUpgradeOrigin(ctx: FluidContext): void {
+  const origin = ctx.get('Origin');
+  if (!origin) return;
+  const config = ctx.fluid.config;
+  const allowed = config.WS_ALLOWED_ORIGINS;
+  if (allowed.includes('*')) return;
+  const given = origin.toLowerCase();
+  // The page's host against the Host the request addressed, whatever the scheme: behind a proxy
+  // that ends TLS without PROXY_FIX the app sees http while the page is https on the same host.
+  if (hostOf(given) !== undefined && hostOf(given) === hostOf(requestOrigin(ctx, config))) return;
+  if (config.BASE_URL && given === new URL(config.BASE_URL).origin) return;
+  if (allowed.some((entry) => entry.toLowerCase() === given)) return;
+  throw new HttpError(403, 'Cross-origin websocket upgrade refused (WS_ALLOWED_ORIGINS)', { code: 'FORBIDDEN_ORIGIN' });
+}
+
+/** `host[:port]` of an http(s) origin (default ports dropped), or undefined for anything else. */
+function hostOf(origin: string): string | undefined {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : undefined;
+  } catch {
+    return undefined;
   }
 }
 
