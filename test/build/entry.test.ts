@@ -110,7 +110,12 @@ test('--workers 2 and SIGTERM to the whole process group (systemd, kill -TERM -<
     // Probed once per worker (round robin), so each drains for SERVER_DRAIN_DELAY.
     for (let i = 0; i < 4; i++) expect((await fetch(`${url}/readyz`)).status).toBe(200);
     process.kill(-server.pid!, 'SIGTERM');
-    const ready = await fetch(`${url}/readyz`);
+    // A probe may still reach a worker before its SIGTERM does; the next ones see the drain.
+    let ready = await fetch(`${url}/readyz`);
+    for (let i = 0; i < 100 && ready.status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      ready = await fetch(`${url}/readyz`);
+    }
     expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: 'draining' } });
     expect((await fetch(`${url}/`)).status).toBe(200);
     expect(await exited).toEqual([0, null]);

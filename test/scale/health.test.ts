@@ -138,6 +138,25 @@ describe('the drain', () => {
     expect(lines.filter((l) => l.startsWith('info draining: readiness answers 503'))).toHaveLength(1);
   });
 
+  it('a probe still checking when the drain begins answers 503 "draining" like the ones after it', async () => {
+    const { fluid } = app({ SERVER_DRAIN_DELAY: 1 });
+    let release = (): void => undefined;
+    let started = (): void => undefined;
+    const checking = new Promise<void>((resolve) => (started = resolve));
+    fluid.health.check('slow', () => {
+      started();
+      return new Promise<boolean>((resolve) => (release = () => resolve(true)));
+    });
+    const base = await start(fluid);
+    const probe = fetch(`${base}/readyz`);
+    await checking;
+    const closing = fluid.close({ drain: true });
+    release();
+    const ready = await probe;
+    expect([ready.status, await ready.json()]).toEqual([503, { status: 'draining' }]);
+    await closing;
+  });
+
   it('nobody probed readiness: close({ drain: true }) does not wait', async () => {
     const { fluid, lines } = app({ SERVER_DRAIN_DELAY: 30 });
     await start(fluid);

@@ -131,7 +131,8 @@ export class Health {
     }
     const result = await this.readiness();
     ctx.status = result.status === 'ready' ? 200 : 503;
-    ctx.body = { status: result.status, checks: publicChecks(result.checks) };
+    // A probe that was checking when the shutdown began answers as one that came after it.
+    ctx.body = result.status === 'draining' ? { status: 'draining' } : { status: result.status, checks: publicChecks(result.checks) };
   }
 
   /** Keeps serving for `SERVER_DRAIN_DELAY` when a prober watched readiness in the last minute. */
