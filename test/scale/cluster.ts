@@ -32,6 +32,8 @@ export interface AppProcess {
   readonly out: string[];
   /** Log records on stderr, in order (every worker's, in a cluster). */
   readonly logs: LogRecord[];
+  /** Every line on stderr as it came (the only record of a `FW_LOG_FORMAT=text` process). */
+  readonly stderr: string[];
   /** Resolves with the exit code (or the signal) once the process is gone. */
   readonly exited: Promise<number | string>;
   /** Sends `signal` and waits for the exit (SIGKILL after `timeoutMs`). */
@@ -44,7 +46,14 @@ process.once('exit', () => {
 });
 
 /** Starts the fixture app on `root` and resolves once it serves. */
-export async function startApp(options: { root: string; prismaClient: string; port?: number; workers?: number }): Promise<AppProcess> {
+export async function startApp(options: {
+  root: string;
+  prismaClient: string;
+  port?: number;
+  workers?: number;
+  /** `json` (the default) or `text` (`logs` then stays empty: read `stderr`). */
+  logFormat?: 'json' | 'text';
+}): Promise<AppProcess> {
   const args = ['--import', 'tsx', SERVER, '--port', String(options.port ?? 0), '--host', '127.0.0.1'];
   if (options.workers) args.push('--workers', String(options.workers));
   const child = spawn(process.execPath, args, {
@@ -54,7 +63,7 @@ export async function startApp(options: { root: string; prismaClient: string; po
       TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'test/tsconfig.json'),
       SCALE_ROOT: options.root,
       SCALE_PRISMA_CLIENT: options.prismaClient,
-      FW_LOG_FORMAT: 'json',
+      FW_LOG_FORMAT: options.logFormat ?? 'json',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -62,7 +71,9 @@ export async function startApp(options: { root: string; prismaClient: string; po
   const out: string[] = [];
   const logs: LogRecord[] = [];
   const raw: string[] = [];
+  const stderr: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
+    stderr.push(line);
     try {
       logs.push(JSON.parse(line) as LogRecord);
     } catch {
@@ -97,6 +108,7 @@ export async function startApp(options: { root: string; prismaClient: string; po
     child,
     out,
     logs,
+    stderr,
     exited,
     async stop(signal = 'SIGTERM', timeoutMs = 30_000) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -5,6 +5,7 @@
  *   pg.url('my_db')                     // postgresql://fw_test@127.0.0.1:<port>/my_db
  *   await pg.stop();                    // pg_ctl stop, data directory removed
  *   pg.signal('SIGSTOP')                // freeze (or thaw, SIGCONT) the server and every backend
+ *   pg.halt(); pg.start()               // shut it down (connections refused), then start it again
  *
  * PostgreSQL refuses to run as root, so under root the server runs as the `postgres` user
  * (`runuser`), with its data directory and unix-socket directory in /tmp owned by that user.
@@ -29,6 +30,10 @@ export interface TestPostgres {
   stop(): Promise<void>;
   /** Sends `signal` to the postmaster and every process it started (SIGSTOP freezes the whole server). */
   signal(signal: NodeJS.Signals): void;
+  /** Shuts the server down (`pg_ctl stop -m fast`), keeping its data: connections are refused until `start()`. */
+  halt(): void;
+  /** Starts a halted server again on the same port and data. */
+  start(): void;
 }
 
 const ROLE = 'fw_test';
@@ -103,12 +108,15 @@ export async function startPostgres(): Promise<TestPostgres> {
     run([...as.prefix, path.join(bin, 'initdb'), '-D', data, '-U', superuser, '--auth=trust', '-E', 'UTF8', '--no-sync'], 'initdb');
     const port = await freePort();
     const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    try {
-      run([...as.prefix, path.join(bin, 'pg_ctl'), '-D', data, '-l', log, '-o', options, '-w', '-t', '30', 'start'], 'pg_ctl start');
-    } catch (error) {
-      const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-10).join('\n') : '';
-      throw new Error(`${(error as Error).message}\n${tail}`);
-    }
+    const start = (): void => {
+      try {
+        run([...as.prefix, path.join(bin, 'pg_ctl'), '-D', data, '-l', log, '-o', options, '-w', '-t', '30', 'start'], 'pg_ctl start');
+      } catch (error) {
+        const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-10).join('\n') : '';
+        throw new Error(`${(error as Error).message}\n${tail}`);
+      }
+    };
+    start();
     const admin = new pg.Client({ host: '127.0.0.1', port, user: superuser, database: 'postgres' });
     await admin.connect();
     try {
@@ -123,6 +131,8 @@ export async function startPostgres(): Promise<TestPostgres> {
       url: (database = ROLE) => `postgresql://${ROLE}@127.0.0.1:${port}/${database}`,
       stop,
       signal: signalAll,
+      halt: () => run([...as.prefix, path.join(bin, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'], 'pg_ctl stop'),
+      start,
     };
   } catch (error) {
     await stop();

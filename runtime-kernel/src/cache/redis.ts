@@ -11,7 +11,7 @@
  * since Redis may have come back empty (the JWT key ring re-publishes its keys then).
  */
 import type { Redis } from 'ioredis';
-import { HttpError, type Logger } from '../core/errors.js';
+import { HttpError, outageFields, type Logger } from '../core/errors.js';
 import { requireOptional } from '../core/optional.js';
 import { checkEntry, type Cache, type JsonValue } from './cache.js';
 import { redactRedisUrl, redisUrl } from './redis-url.js';
@@ -139,7 +139,7 @@ export class RedisCache implements Cache {
   #failed(error: unknown): void {
     if (this.#down || this.#closed) return;
     this.#down = true;
-    this.#logger.error('cache: Redis unavailable; requests that need the cache answer 503', { url: this.#where, error });
+    this.#logger.error('cache: Redis unavailable; requests that need the cache answer 503', { url: this.#where, ...outageFields(error) });
     this.#scheduleProbe();
   }
 

@@ -92,6 +92,52 @@ export function defaultMessage(status: number): string {
   return MESSAGES[status] ?? `HTTP ${status}`;
 }
 
+/** The fields of an outage line that name its cause: see {@link outageFields}. */
+export interface OutageFields {
+  /** The first meaningful line of the cause's message, e.g. `connect ECONNREFUSED 127.0.0.1:6379`. */
+  error: string;
+  /** The cause's code, when it (or an error it wraps) has one: `ECONNREFUSED`, `ETIMEDOUT`, Prisma's `P1001`. */
+  code?: string;
+}
+
+/**
+ * The cause of a backend outage as the fields of its one log line (docs/logging.md, "Outages"):
+ * the first meaningful line of its message and its code, never its stack. An outage is expected
+ * and logged once, so its line stays one line in both log formats: a stack or Prisma's excerpt of
+ * the calling code (Prisma's messages start with `Invalid \`prisma.x()\` invocation in`, the file,
+ * and numbered source lines, before the cause) would spread it over many. Plain strings, so the
+ * JSON line is written without pino (logger.ts, `plainLine`).
+ */
+export function outageFields(cause: unknown): OutageFields {
+  const fields: OutageFields = { error: firstMeaningfulLine(cause) };
+  for (let e = cause, depth = 0; e !== null && typeof e === 'object' && depth < 6; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') {
+      fields.code = code;
+      break;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return fields;
+}
+
+/** Lines of a Prisma message that locate the call rather than say what failed. */
+const PRISMA_CONTEXT = [
+  /^Invalid `[^`]*` invocation( in)?:?$/, // the header
+  /^\S.*:\d+:\d+$/, // the calling file, line and column
+  /^(→\s*)?\d+\s/, // a numbered source line (→ marks the call)
+];
+
+function firstMeaningfulLine(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : String(cause);
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line !== '' && !PRISMA_CONTEXT.some((pattern) => pattern.test(line))) return line;
+  }
+  const name = cause instanceof Error ? cause.name : 'unknown error';
+  return text.trim() === '' ? name : text.trim().replace(/\s*\n\s*/g, ' ');
+}
+
 // The logger lives in logger.ts; its types and factory stay importable from here.
 export { createLogger } from './logger.js';
 export type { Logger, LogFields, LogLevel, LogFormat, LoggerOptions } from './logger.js';

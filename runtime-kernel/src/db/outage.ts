@@ -8,7 +8,7 @@
  * `DATABASE_UNAVAILABLE`, the bind named and the driver's error as its `cause`. Every other
  * error (a constraint, a missing table, bad SQL) passes through unchanged.
  */
-import { HttpError, type Logger } from '../core/errors.js';
+import { HttpError, outageFields, type Logger } from '../core/errors.js';
 
 /** Seconds a client is asked to wait before retrying while a database is away. */
 const RETRY_AFTER = '5';
@@ -85,7 +85,7 @@ export class BindWatch {
     if (error instanceof DatabaseUnavailableError) return error;
     if (!this.#down) {
       this.#down = true;
-      this.#logger()?.error(`database: bind "${this.#bind}" unavailable; requests that need it answer 503`, { bind: this.#bind, error: message(error) });
+      this.#logger()?.error(`database: bind "${this.#bind}" unavailable; requests that need it answer 503`, { bind: this.#bind, ...outageFields(error) });
       this.#schedule();
     }
     return new DatabaseUnavailableError(this.#bind, error);
@@ -120,6 +120,3 @@ export class BindWatch {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { redactRedisUrl, redisUrl } from '../cache/redis-url.js';
-import type { Logger } from '../core/errors.js';
+import { outageFields, type Logger } from '../core/errors.js';
 import { requireOptional } from '../core/optional.js';
 
 /** Receives an event published by another process. */
@@ -93,7 +93,7 @@ export class RedisBus {
     this.#sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy, connectTimeout: timeout, autoResubscribe: true });
     for (const client of [this.#pub, this.#sub]) {
       client.on('error', (error: unknown) => this.#failed(error));
-      client.on('close', () => this.#failed(undefined));
+      client.on('close', () => this.#failed(new Error('connection to Redis lost')));
     }
     this.#sub.on('ready', () => this.#recovered());
   }
@@ -224,10 +224,7 @@ export class RedisBus {
   #failed(error: unknown): void {
     if (this.#down || this.#closed) return;
     this.#down = true;
-    this.#logger.error('events: Redis bus unavailable; events reach this process only until it is back', {
-      url: this.#where,
-      ...(error === undefined ? {} : { error }),
-    });
+    this.#logger.error('events: Redis bus unavailable; events reach this process only until it is back', { url: this.#where, ...outageFields(error) });
   }
 
   #recovered(): void {

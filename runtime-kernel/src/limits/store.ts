@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { redactRedisUrl, redisUrl } from '../cache/redis-url.js';
-import type { Logger } from '../core/errors.js';
+import { outageFields, type Logger } from '../core/errors.js';
 import { requireOptional } from '../core/optional.js';
 import type { RateLimit } from './spec.js';
 
@@ -79,7 +79,7 @@ export function openStore(
   const failed = (error: unknown) => {
     if (down || closed) return;
     down = true;
-    logger.error('rate limiter: Redis store unavailable; rate-limited requests answer 503', { url: where, error });
+    logger.error('rate limiter: Redis store unavailable; rate-limited requests answer 503', { url: where, ...outageFields(error) });
   };
   const succeeded = () => {
     if (!down) return;
