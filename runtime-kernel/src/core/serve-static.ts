@@ -31,6 +31,9 @@ export interface StaticOptions {
 const FORBIDDEN = /[\\\u0000-\u001f\u007f]/;
 // A `..` segment (resolve-path's test, after normalising).
 const UP_PATH = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+/** The `code` of a 400 answer (JSON clients get `{"error","code"}`, as for the kernel's other refusals). */
+const INVALID = { code: 'INVALID_STATIC_PATH' } as const;
+
 /** Request paths remembered per mount; when full, all are forgotten (hostile paths cannot grow it). */
 const PATHS_MAX = 1000;
 
@@ -77,12 +80,12 @@ function fileOf(root: string, relative: string): string | null {
   try {
     path = decodeURIComponent(relative);
   } catch {
-    throw new HttpError(400, 'Static path has malformed percent-encoding');
+    throw new HttpError(400, 'Static path has malformed percent-encoding', INVALID);
   }
-  if (FORBIDDEN.test(path)) throw new HttpError(400, 'Static path contains a backslash or a control character');
+  if (FORBIDDEN.test(path)) throw new HttpError(400, 'Static path contains a backslash or a control character', INVALID);
   if (relative.startsWith('/')) path = path.slice(1); // koa-send drops the root of the raw path: `//x` stays absolute
-  if (isAbsolute(path) || win32.isAbsolute(path)) throw new HttpError(400, 'Malicious static path');
-  if (UP_PATH.test(normalize('.' + sep + path))) throw new HttpError(403, 'Static path leaves its folder');
+  if (isAbsolute(path) || win32.isAbsolute(path)) throw new HttpError(400, 'Malicious static path', INVALID);
+  if (UP_PATH.test(normalize('.' + sep + path))) throw new HttpError(403, 'Static path leaves its folder', { code: 'STATIC_PATH_OUTSIDE' });
   const file = join(root, path);
   // Hidden: any segment under the root starting with a dot (koa-send's rule, after normalising).
   for (const segment of file.slice(root.length).split(sep)) if (segment.startsWith('.')) return null;
