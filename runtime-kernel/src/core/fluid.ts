@@ -24,7 +24,7 @@ import { renderFor, type FluidContext, type FluidContextExtensions, type FluidMi
 import { answerError, answerErrorInDebug, fillErrorBody, serialiseBody } from './error-handler.js';
 import { errorPageProcessor } from './error-pages.js';
 import { createLogger, FrameworkException, HttpError, type Logger } from './errors.js';
-import { closeAfterResponses, createHttpServer, hostProblem, stopServer } from './http-server.js';
+import { closeAfterResponses, createHttpServer, hostProblem, socketAnswer, stopServer, type SocketAnswerOptions } from './http-server.js';
 import { escape, type Markup } from './markup.js';
 import { STAGES, type Plugin, type Stage } from './plugin.js';
 import { ProcessorRegistry, type AfterRequestProcessor } from './processors.js';
@@ -280,6 +280,17 @@ export class FluidCore {
     return this;
   }
 
+  /**
+   * Answers on `socket`, outside Koa, with `status` and closes it: what a plugin writes to refuse
+   * a websocket upgrade (the sockets plugin's 401/403/404/503, a dev server's 400). The answer
+   * carries `Connection: close`, `options.headers`, an optional JSON body, and the headers of
+   * {@link clientErrorHeaders} (the security plugin's inert set), as Node-level refusals do.
+   */
+  answerSocket(socket: Duplex, status: number, options: Omit<SocketAnswerOptions, 'common'> = {}): void {
+    if (socket.destroyed) return;
+    socket.end(socketAnswer(status, { ...options, common: this.#clientErrorHeaders }));
+  }
+
   /** Registers a hook run once, when the app is mixed (before it serves its first request). */
   onStartup(hook: LifecycleHook): this {
     this.#startup.push(hook);
@@ -372,12 +383,9 @@ export class FluidCore {
    * not a host and port) 400.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (hostProblem(req) !== undefined) {
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
+    if (hostProblem(req) !== undefined) return this.answerSocket(socket, 400);
     for (const plugin of this.#plugins.values()) if (plugin.upgrade?.(this, req, socket, head)) return;
-    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    this.answerSocket(socket, 404);
   }
 
   /** Mixes the app and starts an HTTP server (default `PORT`/`HOST` from the config). */

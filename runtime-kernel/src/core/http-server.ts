@@ -25,7 +25,7 @@
  * for over a minute. The keep-alive timeout stays above the 60 s idle timeout of common load
  * balancers, so the server never closes a connection the balancer is about to reuse (a 502).
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { FrameworkException } from './errors.js';
@@ -128,9 +128,34 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, headers: 
     return;
   }
   const [status, reason] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
-  let head = `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n`;
-  for (const [name, value] of headers?.() ?? []) head += `${name}: ${value}\r\n`;
-  socket.end(`${head}\r\n`, () => socket.destroy());
+  socket.end(socketAnswer(status, { reason, common: headers?.() }), () => socket.destroy());
+}
+
+/** What {@link socketAnswer} writes. */
+export interface SocketAnswerOptions {
+  /** The reason phrase; default Node's for the status. */
+  reason?: string;
+  /** The answer's own headers (e.g. `Retry-After`); CR, LF and a name's colon are dropped. */
+  headers?: Readonly<Record<string, string>>;
+  /** A JSON body (`Content-Type: application/json`); default none. */
+  json?: unknown;
+  /** The headers every such answer carries (`fluid.clientErrorHeaders()`: the security plugin's inert set). */
+  common?: readonly (readonly [string, string])[] | undefined;
+}
+
+/**
+ * A whole HTTP/1.1 answer, as written on a socket Koa never sees (a request Node's parser
+ * refused, a refused websocket upgrade): the status line, `Connection: close`, the body's type and
+ * length, the answer's headers, then `common`. Plain ASCII, so it goes out as one string.
+ */
+export function socketAnswer(status: number, options: SocketAnswerOptions = {}): string {
+  const body = options.json === undefined ? '' : JSON.stringify(options.json);
+  let head = `HTTP/1.1 ${status} ${options.reason ?? STATUS_CODES[status] ?? 'Error'}\r\nConnection: close\r\n`;
+  if (body !== '') head += 'Content-Type: application/json; charset=utf-8\r\n';
+  head += `Content-Length: ${Buffer.byteLength(body)}\r\n`;
+  for (const [name, value] of Object.entries(options.headers ?? {})) head += `${name.replace(/[\r\n:]/g, '')}: ${String(value).replace(/[\r\n]/g, '')}\r\n`;
+  for (const [name, value] of options.common ?? []) head += `${name}: ${value}\r\n`;
+  return `${head}\r\n${body}`;
 }
 
 /**

@@ -10,7 +10,7 @@ export { STAGES } from './plugin.js';
 export type { Plugin, Stage, Backend } from './plugin.js';
 export { reportBackends } from './backends.js';
 export { createHttpServer, serverSettings, stopServer, closeAfterResponses } from './http-server.js';
-export type { HttpServerOptions, ServerConfig, ServerSettings } from './http-server.js';
+export type { HttpServerOptions, ServerConfig, ServerSettings, SocketAnswerOptions } from './http-server.js';
 export { Additive, RESERVED_ADDITIVE_NAMES, extendAdditives } from './additive.js';
 export type { AdditiveOptions, AdditiveInitializer, BeforeEnableHook } from './additive.js';
 export type { FluidApp, FluidContext, FluidContextExtensions, FluidState, FluidMiddleware, Handler, KoaContext, KoaMiddleware, KoaRouterFields, KoaRouterMiddleware, Next } from './context.js';

@@ -21,7 +21,7 @@ import type { Plugin } from '../core/plugin.js';
 import type { WsMatch } from '../core/ws-router.js';
 import { events } from '../events/index.js';
 import { SocketManager } from './manager.js';
-import { acceptUpgrade, type UpgradeHook } from './upgrade.js';
+import { acceptUpgrade, type AcceptOptions, type UpgradeHook } from './upgrade.js';
 
 declare module '../core/fluid.js' {
   interface FluidCore {
@@ -106,7 +106,7 @@ export class Sockets {
     for (const a of fluid.additives.values()) match ??= a.ws.match(pathname);
     if (!match) return false;
     if (fluid.closing) {
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      fluid.answerSocket(socket, 503);
       return true;
     }
     const found = match;
@@ -123,7 +123,9 @@ export class Sockets {
     ctx.params = match.params;
     ctx._matchedRouteName = match.name;
     const hooks = [checkUpgradeOrigin, ...this.#hooks];
-    const accepting = acceptUpgrade({ wss: this.server, req, socket, head, match, ctx, hooks, logger: this.#fluid.logger });
+    const fluid = this.#fluid;
+    const refuse: AcceptOptions['refuse'] = (status, answer) => fluid.answerSocket(socket, status, answer);
+    const accepting = acceptUpgrade({ wss: this.server, req, socket, head, match, ctx, hooks, logger: fluid.logger, refuse });
     this.#pending.add(accepting);
     void accepting.finally(() => this.#pending.delete(accepting));
   }

@@ -8,6 +8,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { HttpError, type Logger } from '../core/errors.js';
+import { socketAnswer } from '../core/http-server.js';
 import type { FluidContext } from '../core/context.js';
 import { runWithContext } from './context.js';
 import type { WsMatch } from '../core/ws-router.js';
@@ -36,11 +37,17 @@ export interface AcceptOptions {
   hooks: readonly UpgradeHook[];
   /** Where failed upgrades, socket errors and failing handlers are logged. */
   logger: Logger;
+  /**
+   * Writes a refusal on the request's socket and closes it (`fluid.answerSocket`, which adds the
+   * app's `clientErrorHeaders`); default: the answer without them.
+   */
+  refuse?: (status: number, answer: { headers: Readonly<Record<string, string>>; json: { error: string; code?: string } }) => void;
 }
 
 /** Checks hooks and guards, then accepts the socket and runs the route handler, all in `ctx`'s context. */
 export function acceptUpgrade(options: AcceptOptions): Promise<void> {
   const { wss, req, socket, head, match, ctx, hooks, logger } = options;
+  const answer = options.refuse ?? ((status, rest) => void (socket.destroyed || socket.end(socketAnswer(status, rest))));
   const ignore = (): void => undefined;
   socket.on('error', ignore); // a client that goes away while the guards run
   return runWithContext(ctx, async () => {
@@ -50,7 +57,7 @@ export function acceptUpgrade(options: AcceptOptions): Promise<void> {
         if ((await guard(ctx)) === false) throw new HttpError(403);
       }
     } catch (err) {
-      refuse(socket, err, match.name, logger);
+      refuse(socket, err, match.name, logger, answer);
       return;
     }
     if (socket.destroyed) return;
@@ -67,8 +74,8 @@ export function acceptUpgrade(options: AcceptOptions): Promise<void> {
   });
 }
 
-/** Answers a refused upgrade with an HTTP status and a JSON `{ error }` body, then closes. */
-function refuse(socket: Duplex, err: unknown, route: string, logger: Logger): void {
+/** Answers a refused upgrade with an HTTP status and a JSON `{ error, code? }` body, then closes. */
+function refuse(socket: Duplex, err: unknown, route: string, logger: Logger, answer: NonNullable<AcceptOptions['refuse']>): void {
   let status = 500;
   let message = 'Internal Server Error';
   let headers: Record<string, string> = {};
@@ -81,13 +88,5 @@ function refuse(socket: Duplex, err: unknown, route: string, logger: Logger): vo
     logger.error('websocket upgrade hook or guard failed', { route, error: err });
   }
   if (socket.destroyed) return;
-  const body = JSON.stringify({ error: message, ...(err instanceof HttpError && err.code ? { code: err.code } : {}) });
-  const lines = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-    'Connection: close',
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([k, v]) => `${k.replace(/[\r\n:]/g, '')}: ${String(v).replace(/[\r\n]/g, '')}`),
-  ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  answer(status, { headers, json: { error: message, ...(err instanceof HttpError && err.code ? { code: err.code } : {}) } });
 }
