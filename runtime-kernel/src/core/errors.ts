@@ -104,9 +104,9 @@ export interface OutageFields {
  * The cause of a backend outage as the fields of its one log line (docs/logging.md, "Outages"):
  * the first meaningful line of its message and its code, never its stack. An outage is expected
  * and logged once, so its line stays one line in both log formats: a stack or Prisma's excerpt of
- * the calling code (Prisma's messages start with `Invalid \`prisma.x()\` invocation in`, the file,
- * and numbered source lines, before the cause) would spread it over many. Plain strings, so the
- * JSON line is written without pino (logger.ts, `plainLine`).
+ * the calling code (a Prisma message opens with an "Invalid ... invocation in" header, the calling
+ * file and its numbered source lines, and names the cause after them) would spread it over many.
+ * Plain strings, so the JSON line is written without pino (logger.ts, `plainLine`).
  */
 export function outageFields(cause: unknown): OutageFields {
   const fields: OutageFields = { error: firstMeaningfulLine(cause) };

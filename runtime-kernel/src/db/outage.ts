@@ -119,4 +119,3 @@ export class BindWatch {
     this.#timer.unref();
   }
 }
-
