@@ -165,51 +165,85 @@ await serve(fluid, { port: 0, host: '127.0.0.1' });
 });
 
 describe('serve() under an npm script whose parent dies without a signal', () => {
-  it('under fw dev it names fw dev and its pid (not "the npm script"), then shuts down', async () => {
+  /**
+   * Runs `body` (after the kernel's import) as a server whose parent is a plain process started
+   * as an npm script would be; `out` gathers both streams of the two, `closed` settles once the
+   * server, which shares them, has exited too.
+   */
+  function underParent(body: string, env: Record<string, string> = {}) {
     const root = makeProject();
     const script = join(root, 'serve.mts');
-    // What fw run does in the app fw dev runs: the mark with fw dev's pid (here: the parent below).
-    writeFileSync(
-      script,
-      `import { Fluid, serve } from ${JSON.stringify(join(REPO, 'runtime-kernel/src/index.ts'))};
-(globalThis as Record<symbol, unknown>)[Symbol.for('fw.devParent')] = process.ppid;
-const fluid = new Fluid({ root: ${JSON.stringify(root)} });
-fluid.onShutdown(async () => { await new Promise((r) => setTimeout(r, 1500)); process.stdout.write('shutdown hook ran\\n'); });
-await serve(fluid, { port: 0, host: '127.0.0.1' });
-`,
-    );
-    // The parent: a process that starts the server and is then killed (as fw dev can be).
+    writeFileSync(script, `import { Fluid, serve } from ${JSON.stringify(join(REPO, 'runtime-kernel/src/index.ts'))};\nconst root = ${JSON.stringify(root)};\n${body}`);
     const starter = `const c = require('node:child_process').spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(script)}], { stdio: 'inherit' }); console.log('server pid ' + c.pid); setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ['-e', starter], {
       cwd: REPO,
-      env: { ...process.env, npm_lifecycle_event: 'dev', TSX_TSCONFIG_PATH: join(REPO, 'test/tsconfig.json'), SERVER_DRAIN_DELAY: '0' },
+      env: { ...process.env, npm_lifecycle_event: 'dev', TSX_TSCONFIG_PATH: join(REPO, 'test/tsconfig.json'), SERVER_DRAIN_DELAY: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let out = '';
-    parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    parent.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    // Both streams close once the server, which shares them, has exited too.
-    const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()));
+    const run = { parent, out: '', closed: new Promise<void>((resolve) => parent.stdout.on('close', () => resolve())) };
+    parent.stdout.on('data', (d: Buffer) => (run.out += d.toString()));
+    parent.stderr.on('data', (d: Buffer) => (run.out += d.toString()));
+    return run;
+  }
+
+  /** Waits until `pattern` is in the output, then kills the parent; answers the server's pid. */
+  async function killParentAt(run: ReturnType<typeof underParent>, pattern: RegExp): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${pattern} never printed: ${run.out}`)), 30_000);
+      const check = () => pattern.test(run.out) && (clearTimeout(timer), resolve());
+      run.parent.stdout.on('data', check);
+      check();
+    });
+    const server = Number(/server pid (\d+)/.exec(run.out)![1]);
+    run.parent.kill('SIGKILL');
+    return server;
+  }
+
+  function killServer(server: number | undefined): void {
+    if (server === undefined) return;
+    try {
+      process.kill(server, 'SIGKILL');
+    } catch {
+      // exited already
+    }
+  }
+
+  it('under fw dev it names fw dev and its pid (not "the npm script"), then shuts down', async () => {
+    // What fw run does in the app fw dev runs: the mark with fw dev's pid (here: the parent).
+    const run = underParent(`(globalThis as Record<symbol, unknown>)[Symbol.for('fw.devParent')] = process.ppid;
+const fluid = new Fluid({ root });
+fluid.onShutdown(async () => { await new Promise((r) => setTimeout(r, 1500)); process.stdout.write('shutdown hook ran\\n'); });
+await serve(fluid, { port: 0, host: '127.0.0.1' });
+`);
     let server: number | undefined;
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
-        parent.stdout.on('data', () => /serving at http/.test(out) && (clearTimeout(timer), resolve()));
-      });
-      server = Number(/server pid (\d+)/.exec(out)![1]);
-      parent.kill('SIGKILL');
-      await closed;
-      expect(out).toContain(`fw dev (pid ${parent.pid}), which ran this app, has exited without stopping it`);
-      expect(out).not.toContain('the npm script that started this server');
-      expect(out).toContain('shutdown hook ran');
+      server = await killParentAt(run, /serving at http/);
+      await run.closed;
+      expect(run.out).toContain(`fw dev (pid ${run.parent.pid}), which ran this app, has exited without stopping it`);
+      expect(run.out).not.toContain('the npm script that started this server');
+      expect(run.out).toContain('shutdown hook ran');
     } finally {
-      if (server !== undefined) {
-        try {
-          process.kill(server, 'SIGKILL');
-        } catch {
-          // exited already
-        }
-      }
+      killServer(server);
+    }
+  }, 60_000);
+
+  it('a parent that dies while the app still boots is noticed too (the orphan does not serve for ever)', async () => {
+    // The app boots slowly: its parent is gone before serve() starts watching it.
+    const run = underParent(`const first = process.ppid;
+process.stdout.write('booting\\n');
+while (process.ppid === first) await new Promise((r) => setTimeout(r, 20));
+const fluid = new Fluid({ root });
+fluid.onShutdown(() => { process.stdout.write('shutdown hook ran\\n'); });
+await serve(fluid, { port: 0, host: '127.0.0.1' });
+`);
+    let server: number | undefined;
+    try {
+      server = await killParentAt(run, /booting/);
+      await run.closed;
+      expect(run.out).toContain(`the npm script that started this server (parent pid ${run.parent.pid}) has exited without passing on a signal`);
+      expect(run.out).toContain('shutdown hook ran');
+    } finally {
+      killServer(server);
     }
   }, 60_000);
 });

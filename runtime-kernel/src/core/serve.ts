@@ -416,6 +416,14 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
 }
 
 /**
+ * The parent as the process started (this module loads before the app does). Read again when the
+ * watch began, a parent killed during the startup (npm stopped while the app was booting, or
+ * between "serving at" and the next line on a busy machine) was already replaced by init, and
+ * the orphan served for ever.
+ */
+const PARENT_AT_LOAD = process.ppid;
+
+/**
  * Under `npm start` the server's parent is npm's `sh -c`. A SIGTERM sent to npm alone (a deploy
  * script's `kill`, a supervisor that signals one pid) ends npm and that shell without passing it
  * on, which left the server running as an orphan that kept the port. So a server started by an
@@ -427,7 +435,7 @@ async function primary(fluid: FluidApp, count: number, options: ServeOptions): P
  */
 function watchNpmParent(shutDown: () => void, fluid: FluidApp): NodeJS.Timeout | undefined {
   if (!process.env['npm_lifecycle_event']) return undefined;
-  const parent = process.ppid;
+  const parent = PARENT_AT_LOAD;
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);
