@@ -101,7 +101,7 @@ export interface OutageFields {
 }
 
 /**
- * The cause of a backend outage as the fields of its one log line (docs/logging.md, "Outages"):
+ * The cause of a backend outage as the fields of its one log line (`@fw/kernel/docs/logging.md`, "Outages"):
  * the first meaningful line of its message and its code, never its stack. An outage is expected
  * and logged once, so its line stays one line in both log formats: a stack or Prisma's excerpt of
  * the calling code (a Prisma message opens with an "Invalid ... invocation in" header, the calling
