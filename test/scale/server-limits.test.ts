@@ -105,14 +105,17 @@ it('a headers timeout above the request timeout is an error naming both keys', a
   await expect(fluid.listen(0, '127.0.0.1')).rejects.toThrow('SERVER_HEADERS_TIMEOUT (30 s) must not exceed SERVER_REQUEST_TIMEOUT (10 s)');
 });
 
+/** Sends `head` (request line and header lines) on a new connection; answers all it received once it closed. */
+async function askRaw(port: number, head: string, connection = 'close'): Promise<string> {
+  const c = open(port);
+  c.socket.write(`${head}Connection: ${connection}\r\n\r\n`);
+  await c.closed;
+  return c.received();
+}
+
 it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security headers, a websocket upgrade with two or none is 400; one Host is served', async () => {
   const { port } = await listen({});
-  const ask = async (head: string, connection = 'close'): Promise<string> => {
-    const c = open(port);
-    c.socket.write(`${head}Connection: ${connection}\r\n\r\n`);
-    await c.closed;
-    return c.received();
-  };
+  const ask = (head: string, connection?: string) => askRaw(port, head, connection);
   for (const hosts of ['Host: a\r\nHost: b\r\n', 'Host: a\r\nhOST: a\r\n']) {
     const answer = await ask(`GET / HTTP/1.1\r\n${hosts}Accept: application/json\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
@@ -129,12 +132,7 @@ it('two Host header lines (any case) are 400 DUPLICATE_HOST with the security he
 
 it('a Host value that is not host[:port] is 400 INVALID_HOST (RFC 9112 §3.2), for an upgrade too; names, IPv4, IPv6 literals, ports and an empty Host are served', async () => {
   const { port } = await listen({});
-  const ask = async (head: string, connection = 'close'): Promise<string> => {
-    const c = open(port);
-    c.socket.write(`${head}Connection: ${connection}\r\n\r\n`);
-    await c.closed;
-    return c.received();
-  };
+  const ask = (head: string, connection?: string) => askRaw(port, head, connection);
   // `evil.example:80@app` is host `app` to a URL parser and `evil.example` to a reader of the header.
   for (const host of ['evil.example:80@127.0.0.1', 'a b', '[::1', 'a/b', 'a:80:90', 'a\\b', 'a:x']) {
     const answer = await ask(`GET / HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n`);
